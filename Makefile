@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# rdma-addrinfo: top-level build.  See README.md.
+
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(lastword $(sort $(wildcard /lib/modules/*/build))))
+BUILD := $(CURDIR)/build
+KSFT_DIR := $(BUILD)/kselftest
+LINUX_TOOLS := $(BUILD)/linux-tools
+LINUX_SOURCE_TAR := /usr/src/linux-source-6.1.tar.xz
+
+# Files taken from the kernel source package at build time (never copied
+# into the repository).
+KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
+CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
+
+.PHONY: all module user selftests deps style sparse check check-host \
+	check-vm demo clean abi-check help
+
+all: module user selftests
+
+help:
+	@echo "make            build the module (KDIR=$(KDIR)), library, tool, tests"
+	@echo "make deps       install the Debian packages everything needs"
+	@echo "make demo       boot a VM with Soft-RoCE and show the module at work"
+	@echo "make check      host unit tests + VM selftest suite"
+	@echo "make style      checkpatch --strict over kernel/ and uapi/"
+	@echo "make sparse     build the module with sparse (C=2)"
+
+deps:
+	@$(CURDIR)/scripts/deps
+
+module:
+	@test -d "$(KDIR)" || { echo "no kernel build directory (KDIR); run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+$(KSFT_HEADERS) &:
+	@test -f $(LINUX_SOURCE_TAR) || { echo "$(LINUX_SOURCE_TAR) missing; run 'make deps'" >&2; exit 1; }
+	mkdir -p $(KSFT_DIR)
+	tar -xJf $(LINUX_SOURCE_TAR) -C $(KSFT_DIR) --strip-components=4 \
+		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.1/tools/testing/selftests/kselftest.h
+	touch $(KSFT_HEADERS)
+
+$(CHECKPATCH):
+	@test -f $(LINUX_SOURCE_TAR) || { echo "$(LINUX_SOURCE_TAR) missing; run 'make deps'" >&2; exit 1; }
+	mkdir -p $(LINUX_TOOLS)
+	tar -xJf $(LINUX_SOURCE_TAR) -C $(LINUX_TOOLS) --strip-components=1 \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+	touch $@
+
+user: $(KSFT_HEADERS)
+	@if [ -f user/Makefile ]; then $(MAKE) -C user KSFT_DIR=$(KSFT_DIR); fi
+
+selftests: $(KSFT_HEADERS)
+	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) BUILD=$(BUILD)/selftests
+
+abi-check:
+	$(MAKE) -C selftests abi-check BUILD=$(BUILD)/selftests
+
+style: $(CHECKPATCH)
+	@files=$$(git ls-files 'kernel/*.[ch]' 'uapi/*.h'); \
+	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		-f $$files && echo "style: clean"
+
+sparse:
+	@test -x "$$(command -v sparse)" || { echo "sparse missing; run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules 2>&1 | \
+		tee $(BUILD)/sparse.log; \
+	! grep -E 'warning|error' $(BUILD)/sparse.log
+
+check: all
+	@mkdir -p $(BUILD)
+	@selftests/check $(BUILD)
+
+check-host: all
+	@selftests/check --host-only $(BUILD)
+
+check-vm: all
+	@selftests/check --vm-only $(BUILD)
+
+demo: all
+	selftests/vm/run -- selftests/vm/demo
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	@if [ -f user/Makefile ]; then $(MAKE) -C user clean; fi
+	rm -rf $(BUILD)

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause */
+/*
+ * rdma_addrinfo: RDMA address resolution in the kernel.
+ *
+ * This header is the whole user ABI of /dev/infiniband/rdma_addrinfo.
+ *
+ * Model
+ * -----
+ * Every open file of the device is an event channel.  A RESOLVE ioctl
+ * creates a request on that file and returns its handle.  The request
+ * resolves a node name and/or a service into a list of results, by one of
+ * three backends:
+ *
+ *  - numeric: IPv4, IPv6 (with "%scope") and, for AF_IB, IB GID literals,
+ *    parsed in the kernel without any upcall;
+ *  - DNS: the kernel's dns_resolver key type (request-key upcall,
+ *    /etc/hosts and NSS apply, answers cached in the keyring for the key's
+ *    TTL, per network namespace of the opener);
+ *  - SA (RDMA_ADDRINFO_RAI_SA): InfiniBand Subnet Administrator queries
+ *    (ServiceRecord by service ID or name, PathRecord for the route).
+ *
+ * An asynchronous RESOLVE returns at once; exactly one event per request is
+ * then queued on the file (read(2), poll(2), RDMA_ADDRINFO_IOC_GET_EVENT).
+ * A synchronous RESOLVE (RDMA_ADDRINFO_RESOLVE_SYNC) waits killably and
+ * interruptibly for completion and reports the status itself; no event is
+ * queued.  In both cases the results stay attached to the handle until
+ * RDMA_ADDRINFO_IOC_DESTROY; QUERY copies them out as often as wanted.
+ * DESTROY cancels a request still in flight and drops its event if it was
+ * queued but not yet read: after DESTROY returns, no event for the handle
+ * is ever seen.  close(2) destroys every request of the file.
+ *
+ * Handles are small non-zero integers, private to the file that created
+ * them; a handle of another file is unknown (-ENOENT).
+ *
+ * ABI rules
+ * ---------
+ * Every structure is made of fixed-width fields, is a multiple of 8 bytes
+ * and has the same layout on i386 and x86_64 (compat_ioctl is
+ * compat_ptr_ioctl).  User pointers are passed as __aligned_u64.  Every
+ * field named "reserved" must be zero on input (-EINVAL otherwise) and is
+ * zero on output; unknown flags are rejected with -EINVAL; unknown ioctl
+ * commands fail with -ENOTTY.  Nothing uninitialised is ever copied out.
+ * Feature discovery is by RDMA_ADDRINFO_IOC_GET_INFO.
+ *
+ * Socket addresses (src_addr, dst_addr) are carried as the bytes of a
+ * struct sockaddr_in, sockaddr_in6 or sockaddr_ib in the native layout of
+ * the caller (sa_family in host order, ports and addresses in network
+ * order), at most RDMA_ADDRINFO_ADDR_SIZE bytes; the *_len field gives the
+ * length of the one present (0: none).
+ *
+ * Errors of the ioctls themselves (return -1, errno):
+ *  EFAULT      a user pointer could not be read or written
+ *  EINVAL      reserved field non-zero, unknown flag, bad length, bad family,
+ *              inconsistent qp_type/port_space (see RESOLVE), bad name bytes
+ *  ENAMETOOLONG node_len > RDMA_ADDRINFO_NAME_MAX or service_len >
+ *              RDMA_ADDRINFO_SERVICE_MAX
+ *  ENOENT      unknown handle
+ *  EBUSY       QUERY of a request still in flight
+ *  EAGAIN      GET_EVENT/read on an O_NONBLOCK file with no event
+ *  EMFILE      the file's cap on outstanding requests is reached
+ *  ENFILE      the module-wide cap on outstanding requests is reached
+ *  EINTR       a synchronous RESOLVE was interrupted (the request is gone)
+ *  ENOTTY      unknown ioctl command
+ *
+ * Completion statuses (event.status, resolve.status with SYNC) are 0 or a
+ * negative errno:
+ *  -ENXIO          the name does not exist (NXDOMAIN, no SA record)
+ *  -ENODATA        the name exists but has no address at all
+ *  -EADDRNOTAVAIL  the name has addresses, none of the requested family
+ *  -EAFNOSUPPORT   the requested family cannot be served by that backend
+ *  -EAGAIN         temporary resolver failure (server unreachable)
+ *  -ETIMEDOUT      the resolver or the SA did not answer in time
+ *  -EHOSTUNREACH   (SA) the port has no SA to ask
+ *  -EPROTO         (SA) malformed or inconsistent reply
+ *  -EREMOTEIO      (SA) the SA answered with an error MAD status
+ *  -ENODEV         the RDMA device named by the request is gone
+ *  -ENOMEM         out of memory
+ *  -ECANCELED      never reported: cancelled requests produce no event
+ */
+#ifndef _UAPI_RDMA_ADDRINFO_ABI_H
+#define _UAPI_RDMA_ADDRINFO_ABI_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define RDMA_ADDRINFO_ABI_VERSION	1
+
+/* Device node, relative to /dev. */
+#define RDMA_ADDRINFO_DEVNAME		"infiniband/rdma_addrinfo"
+
+/* Sizes of the byte arrays below. */
+#define RDMA_ADDRINFO_ADDR_SIZE		48	/* sizeof(struct sockaddr_ib) */
+#define RDMA_ADDRINFO_IBDEV_NAME_SIZE	64	/* IB_DEVICE_NAME_MAX */
+#define RDMA_ADDRINFO_PATH_RECORD_SIZE	64	/* SA PathRecord, wire format */
+#define RDMA_ADDRINFO_SERVICE_RECORD_SIZE 176	/* SA ServiceRecord, wire */
+
+/* Hard limits; GET_INFO reports them (and the tunable ones). */
+#define RDMA_ADDRINFO_NAME_MAX		255	/* node name, bytes, no NUL */
+#define RDMA_ADDRINFO_SERVICE_MAX	63	/* service string, bytes */
+
+/*
+ * Hint flags (resolve.ai_flags): the RAI_* values of <rdma/rdma_cma.h>.
+ * RAI_SA and RAI_DNS are mutually exclusive (-EINVAL); DNS is the default.
+ */
+#define RDMA_ADDRINFO_RAI_PASSIVE	0x00000001
+#define RDMA_ADDRINFO_RAI_NUMERICHOST	0x00000002
+#define RDMA_ADDRINFO_RAI_NOROUTE	0x00000004
+#define RDMA_ADDRINFO_RAI_FAMILY	0x00000008
+#define RDMA_ADDRINFO_RAI_SA		0x00000010
+#define RDMA_ADDRINFO_RAI_DNS		0x00000020
+
+/* Request flags (resolve.flags). */
+#define RDMA_ADDRINFO_RESOLVE_SYNC	0x00000001 /* wait for completion */
+
+/* Features (info.features). */
+#define RDMA_ADDRINFO_FEATURE_NUMERIC	0x00000001
+#define RDMA_ADDRINFO_FEATURE_DNS	0x00000002
+#define RDMA_ADDRINFO_FEATURE_SA	0x00000004
+#define RDMA_ADDRINFO_FEATURE_SRC_SELECT 0x00000008
+
+/* Where a result came from (result.origin). */
+#define RDMA_ADDRINFO_ORIGIN_NUMERIC	1
+#define RDMA_ADDRINFO_ORIGIN_DNS	2
+#define RDMA_ADDRINFO_ORIGIN_SA		3
+#define RDMA_ADDRINFO_ORIGIN_PASSIVE	4	/* RAI_PASSIVE, no node */
+
+/* Event types (event.event). */
+#define RDMA_ADDRINFO_EVENT_RESOLVED	1	/* status == 0 */
+#define RDMA_ADDRINFO_EVENT_ERROR	2	/* status < 0 */
+
+/* Values of the port_space and qp_type fields (rdma_cma.h, verbs.h). */
+#define RDMA_ADDRINFO_PS_IPOIB		0x0002
+#define RDMA_ADDRINFO_PS_IB		0x013F
+#define RDMA_ADDRINFO_PS_TCP		0x0106
+#define RDMA_ADDRINFO_PS_UDP		0x0111
+#define RDMA_ADDRINFO_QPT_RC		2
+#define RDMA_ADDRINFO_QPT_UC		3
+#define RDMA_ADDRINFO_QPT_UD		4
+
+/**
+ * struct rdma_addrinfo_info - RDMA_ADDRINFO_IOC_GET_INFO (out)
+ * @abi_version: RDMA_ADDRINFO_ABI_VERSION of the module
+ * @ai_flags_supported: RDMA_ADDRINFO_RAI_* bits RESOLVE accepts
+ * @resolve_flags_supported: RDMA_ADDRINFO_RESOLVE_* bits RESOLVE accepts
+ * @features: RDMA_ADDRINFO_FEATURE_* backends available
+ * @max_name_len: longest node name accepted (RDMA_ADDRINFO_NAME_MAX)
+ * @max_service_len: longest service accepted (RDMA_ADDRINFO_SERVICE_MAX)
+ * @max_results: results kept per request (module parameter max_results)
+ * @max_requests_per_fd: outstanding requests per file (max_requests_per_fd)
+ * @max_requests_total: outstanding requests, module-wide (max_requests)
+ * @max_upcalls: concurrent DNS upcalls (max_upcalls)
+ * @sa_timeout_ms: SA MAD timeout per try (sa_timeout_ms)
+ * @sa_retries: SA MAD retries after the first try (sa_retries)
+ * @requests: requests currently held by this file (in flight or done)
+ * @result_size: sizeof(struct rdma_addrinfo_result) of this ABI
+ * @reserved: zero
+ */
+struct rdma_addrinfo_info {
+	__u32 abi_version;
+	__u32 ai_flags_supported;
+	__u32 resolve_flags_supported;
+	__u32 features;
+	__u32 max_name_len;
+	__u32 max_service_len;
+	__u32 max_results;
+	__u32 max_requests_per_fd;
+	__u32 max_requests_total;
+	__u32 max_upcalls;
+	__u32 sa_timeout_ms;
+	__u32 sa_retries;
+	__u32 requests;
+	__u32 result_size;
+	__u32 reserved[2];
+};
+
+/**
+ * struct rdma_addrinfo_resolve - RDMA_ADDRINFO_IOC_RESOLVE (in/out)
+ * @node: in, user pointer to the node name bytes (no NUL needed), or 0
+ * @service: in, user pointer to the service bytes, or 0.  DNS/numeric: a
+ *	decimal port (service names are mapped by the library).  SA: a
+ *	service ID (decimal or 0x-hex) or a service name.
+ * @context: in, opaque, echoed in the request's event
+ * @node_len: in, 1..RDMA_ADDRINFO_NAME_MAX when @node is set, else 0; the
+ *	bytes must not contain NUL
+ * @service_len: in, 1..RDMA_ADDRINFO_SERVICE_MAX when @service is set,
+ *	else 0
+ * @ai_flags: in, RDMA_ADDRINFO_RAI_*
+ * @flags: in, RDMA_ADDRINFO_RESOLVE_*
+ * @family: in, AF_UNSPEC, AF_INET, AF_INET6 or AF_IB: only results of
+ *	this family are returned (AF_IB: IP answers are turned into IB
+ *	addresses of the device that reaches them, SA answers are AF_IB);
+ *	with RAI_FAMILY the node is also interpreted in this family
+ * @port_space: in, 0 or RDMA_ADDRINFO_PS_*
+ * @qp_type: in, 0 or RDMA_ADDRINFO_QPT_*; UD needs PS_UDP/PS_IPOIB/PS_IB,
+ *	RC/UC need PS_TCP/PS_IB, else -EINVAL (EAI_QPTYPE)
+ * @src_len: in, length of @src_addr (0: no source given)
+ * @port_num: in, port of @ibdev_name (required with RAI_SA)
+ * @src_addr: in, the caller's bound source address (hints.ai_src_addr or
+ *	the rdma_cm_id's binding); results keep to its family and device
+ * @ibdev_name: in, NUL-terminated RDMA device the caller is bound to, or
+ *	all zero.  Required with RAI_SA: the SA of that port is asked.
+ * @handle: out, the new request's handle
+ * @status: out, with RESOLVE_SYNC: the completion status (0 or -errno)
+ * @num_results: out, with RESOLVE_SYNC: number of results
+ * @reserved: zero
+ *
+ * With RAI_SA the node must be absent (-EINVAL) and a service is required.
+ * Neither node nor service nor RAI_PASSIVE: -EINVAL (EAI_NONAME).
+ */
+struct rdma_addrinfo_resolve {
+	__aligned_u64 node;
+	__aligned_u64 service;
+	__aligned_u64 context;
+	__u32 node_len;
+	__u32 service_len;
+	__u32 ai_flags;
+	__u32 flags;
+	__u16 family;
+	__u16 port_space;
+	__u32 qp_type;
+	__u32 src_len;
+	__u32 port_num;
+	__u8 src_addr[RDMA_ADDRINFO_ADDR_SIZE];
+	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
+	__u32 handle;
+	__s32 status;
+	__u32 num_results;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_addrinfo_event - one completion, as read(2) and
+ * RDMA_ADDRINFO_IOC_GET_EVENT return it
+ * @context: the resolve.context of the request
+ * @handle: the request's handle
+ * @event: RDMA_ADDRINFO_EVENT_RESOLVED or RDMA_ADDRINFO_EVENT_ERROR
+ * @status: 0 or a negative errno (see the list above)
+ * @num_results: number of results QUERY will report
+ *
+ * read(2) returns whole events only: a buffer smaller than one event is
+ * -EINVAL, a larger one receives as many as are queued and fit.  It blocks
+ * unless the file is O_NONBLOCK; poll(2) reports EPOLLIN while events are
+ * queued.
+ */
+struct rdma_addrinfo_event {
+	__aligned_u64 context;
+	__u32 handle;
+	__u32 event;
+	__s32 status;
+	__u32 num_results;
+};
+
+/**
+ * struct rdma_addrinfo_result - one resolved address
+ * @ai_flags: RDMA_ADDRINFO_RAI_PASSIVE for a passive result, else 0
+ * @family: family of the result (dst, or src for a passive result)
+ * @port_space: RDMA_ADDRINFO_PS_* of the result
+ * @qp_type: RDMA_ADDRINFO_QPT_* of the result
+ * @origin: RDMA_ADDRINFO_ORIGIN_*
+ * @src_len: length of @src_addr, 0 when no local RDMA device reaches
+ *	the destination (@src_status says why)
+ * @dst_len: length of @dst_addr, 0 for a passive result
+ * @src_addr: the local address the kernel would use to reach @dst_addr
+ * @dst_addr: the destination, with port (IP) or service ID (AF_IB) set
+ * @ibdev_name: NUL-terminated RDMA device of @src_addr, or empty
+ * @port_num: port of @ibdev_name, or 0
+ * @src_status: 0, or why there is no source: -ENETUNREACH (no route),
+ *	-ENODEV (the route's interface has no RDMA device), -EOPNOTSUPP
+ *	(source selection not attempted, e.g. RAI_PASSIVE)
+ * @route_len: 0 or RDMA_ADDRINFO_PATH_RECORD_SIZE
+ * @service_record_len: 0 or RDMA_ADDRINFO_SERVICE_RECORD_SIZE
+ * @ttl: seconds the answer remains valid (DNS key expiry, SA lease), or 0
+ * @reserved: zero
+ * @route: SA PathRecord in wire format (struct ibv_path_record) when
+ *	@route_len is set
+ * @service_record: SA ServiceRecord in wire format when
+ *	@service_record_len is set
+ */
+struct rdma_addrinfo_result {
+	__u32 ai_flags;
+	__u16 family;
+	__u16 port_space;
+	__u32 qp_type;
+	__u32 origin;
+	__u32 src_len;
+	__u32 dst_len;
+	__u8 src_addr[RDMA_ADDRINFO_ADDR_SIZE];
+	__u8 dst_addr[RDMA_ADDRINFO_ADDR_SIZE];
+	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
+	__u32 port_num;
+	__s32 src_status;
+	__u32 route_len;
+	__u32 service_record_len;
+	__u32 ttl;
+	__u32 reserved;
+	__u8 route[RDMA_ADDRINFO_PATH_RECORD_SIZE];
+	__u8 service_record[RDMA_ADDRINFO_SERVICE_RECORD_SIZE];
+};
+
+/**
+ * struct rdma_addrinfo_query - RDMA_ADDRINFO_IOC_QUERY (in/out)
+ * @results: in, user pointer to an array of @count results
+ * @handle: in, the request
+ * @count: in, entries @results holds (0: only report @total)
+ * @result_size: in, must be sizeof(struct rdma_addrinfo_result)
+ * @total: out, number of results the request has
+ * @copied: out, number copied, min(@count, @total)
+ * @reserved: zero
+ *
+ * -EBUSY while the request is in flight; a failed request has 0 results.
+ */
+struct rdma_addrinfo_query {
+	__aligned_u64 results;
+	__u32 handle;
+	__u32 count;
+	__u32 result_size;
+	__u32 total;
+	__u32 copied;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_addrinfo_destroy - RDMA_ADDRINFO_IOC_DESTROY (in/out)
+ * @handle: in, the request to cancel (if in flight) and free
+ * @flags: in, zero
+ * @events_dropped: out, 1 if its event was queued and is now dropped
+ * @reserved: zero
+ */
+struct rdma_addrinfo_destroy {
+	__u32 handle;
+	__u32 flags;
+	__u32 events_dropped;
+	__u32 reserved;
+};
+
+#define RDMA_ADDRINFO_IOC_MAGIC		0xDA
+
+#define RDMA_ADDRINFO_IOC_GET_INFO \
+	_IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x00, struct rdma_addrinfo_info)
+#define RDMA_ADDRINFO_IOC_RESOLVE \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x01, struct rdma_addrinfo_resolve)
+#define RDMA_ADDRINFO_IOC_GET_EVENT \
+	_IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x02, struct rdma_addrinfo_event)
+#define RDMA_ADDRINFO_IOC_QUERY \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x03, struct rdma_addrinfo_query)
+#define RDMA_ADDRINFO_IOC_DESTROY \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x04, struct rdma_addrinfo_destroy)
+
+#endif /* _UAPI_RDMA_ADDRINFO_ABI_H */
