@@ -89,3 +89,9 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	@if [ -f user/Makefile ]; then $(MAKE) -C user clean; fi
 	rm -rf $(BUILD)
+
+# Build the module for every kernel of the compatibility matrix (Debian
+# 6.1, 6.12, 7.3) and say which were built.
+.PHONY: compat-check
+compat-check:
+	@scripts/compat-check
