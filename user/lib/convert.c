@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * From the kernel's struct rdma_addrinfo_result to librdmacm's struct
+ * rdma_addrinfo.  Every member is a separate allocation, as librdmacm makes
+ * them, so either library's rdma_freeaddrinfo() frees either's lists.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/sa.h>
+
+#include "convert.h"
+#include "request.h"
+
+/* A socket address of the kernel: its family must match its length. */
+static int rai_addr_valid(const __u8 *bytes, __u32 len)
+{
+	struct sockaddr sa;
+
+	if (len < sizeof(sa.sa_family) || len > RDMA_ADDRINFO_ADDR_SIZE)
+		return 0;
+	memcpy(&sa.sa_family, bytes, sizeof(sa.sa_family));
+	return rai_sockaddr_len(sa.sa_family) == len;
+}
+
+static struct sockaddr *rai_dup_addr(const __u8 *bytes, __u32 len)
+{
+	void *sa = malloc(len);
+
+	if (sa)
+		memcpy(sa, bytes, len);
+	return sa;
+}
+
+/* ai_route: one struct ibv_path_data around the PathRecord. */
+static struct ibv_path_data *rai_route_from_record(const __u8 *record)
+{
+	struct ibv_path_data *path = calloc(1, sizeof(*path));
+
+	if (!path)
+		return NULL;
+	path->flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY |
+		      IBV_PATH_FLAG_BIDIRECTIONAL;
+	memcpy(&path->path, record, sizeof(path->path));
+	return path;
+}
+
+/**
+ * rai_convert_result - one kernel result as a new struct rdma_addrinfo
+ *
+ * Return: 0, EAI_MEMORY, or EAI_FAIL (errno EPROTO) for a result whose
+ * lengths or families do not add up.
+ */
+int rai_convert_result(const struct rdma_addrinfo_result *r,
+		       struct rdma_addrinfo **out)
+{
+	struct rdma_addrinfo *ai;
+
+	_Static_assert(sizeof(struct ibv_path_record) ==
+		       RDMA_ADDRINFO_PATH_RECORD_SIZE, "PathRecord size");
+
+	if ((r->src_len && !rai_addr_valid(r->src_addr, r->src_len)) ||
+	    (r->dst_len && !rai_addr_valid(r->dst_addr, r->dst_len)) ||
+	    (r->route_len && r->route_len != RDMA_ADDRINFO_PATH_RECORD_SIZE) ||
+	    !rai_sockaddr_len(r->family)) {
+		errno = EPROTO;
+		return EAI_FAIL;
+	}
+
+	ai = calloc(1, sizeof(*ai));
+	if (!ai)
+		return EAI_MEMORY;
+	ai->ai_flags = r->ai_flags & RAI_PASSIVE;
+	ai->ai_family = r->family;
+	ai->ai_qp_type = r->qp_type;
+	ai->ai_port_space = r->port_space;
+	if (r->src_len) {
+		ai->ai_src_addr = rai_dup_addr(r->src_addr, r->src_len);
+		if (!ai->ai_src_addr)
+			goto err_free;
+		ai->ai_src_len = r->src_len;
+	}
+	if (r->dst_len) {
+		ai->ai_dst_addr = rai_dup_addr(r->dst_addr, r->dst_len);
+		if (!ai->ai_dst_addr)
+			goto err_free;
+		ai->ai_dst_len = r->dst_len;
+	}
+	if (r->route_len) {
+		ai->ai_route = rai_route_from_record(r->route);
+		if (!ai->ai_route)
+			goto err_free;
+		ai->ai_route_len = sizeof(struct ibv_path_data);
+	}
+	*out = ai;
+	return 0;
+
+err_free:
+	rai_free_list(ai);
+	return EAI_MEMORY;
+}
+
+/**
+ * rai_convert_results - @n kernel results as an ai_next chain, in order
+ *
+ * Return: 0 (*@list is NULL when @n is 0) or the error of
+ * rai_convert_result(), with nothing allocated.
+ */
+int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
+			struct rdma_addrinfo **list)
+{
+	struct rdma_addrinfo *head = NULL, **tail = &head;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = rai_convert_result(&r[i], tail);
+		if (ret) {
+			rai_free_list(head);
+			return ret;
+		}
+		tail = &(*tail)->ai_next;
+	}
+	*list = head;
+	return 0;
+}
+
+void rai_free_list(struct rdma_addrinfo *list)
+{
+	struct rdma_addrinfo *next;
+
+	for (; list; list = next) {
+		next = list->ai_next;
+		free(list->ai_src_addr);
+		free(list->ai_dst_addr);
+		free(list->ai_src_canonname);
+		free(list->ai_dst_canonname);
+		free(list->ai_route);
+		free(list->ai_connect);
+		free(list);
+	}
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#ifndef _RAI_CONVERT_H
+#define _RAI_CONVERT_H
+
+#include <rdma/rdma_addrinfo.h>
+#include <rdma/rdma_addrinfo_abi.h>
+
+int rai_convert_result(const struct rdma_addrinfo_result *r,
+		       struct rdma_addrinfo **out);
+int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
+			struct rdma_addrinfo **list);
+void rai_free_list(struct rdma_addrinfo *list);
+
+#endif /* _RAI_CONVERT_H */

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#ifndef _RAI_DEVICE_H
+#define _RAI_DEVICE_H
+
+#include <linux/types.h>
+#include <rdma/rdma_addrinfo_abi.h>
+
+int rai_open_device(int nonblock);
+int rai_fallback_enabled(void);
+int rai_fetch_results(int fd, __u32 handle,
+		      struct rdma_addrinfo_result **results, unsigned int *n);
+void rai_destroy_request(int fd, __u32 handle);
+
+#endif /* _RAI_DEVICE_H */

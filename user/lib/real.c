@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * librdmacm's implementations of the calls this library wraps: the next
+ * definition after this library (RTLD_NEXT), or, when librdmacm was loaded
+ * ahead of it, librdmacm's own RDMACM_1.0 symbol.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "real.h"
+
+#define RAI_LIBRDMACM	"librdmacm.so.1"
+#define RAI_RDMACM_VER	"RDMACM_1.0"
+
+static struct rai_real rai_real_fns;
+static pthread_once_t rai_real_once = PTHREAD_ONCE_INIT;
+
+static void *rai_lookup(const char *name)
+{
+	static void *librdmacm;
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (fn)
+		return fn;
+	if (!librdmacm)
+		librdmacm = dlopen(RAI_LIBRDMACM, RTLD_LAZY | RTLD_NOLOAD);
+	if (!librdmacm)
+		librdmacm = dlopen(RAI_LIBRDMACM, RTLD_LAZY);
+	if (librdmacm)
+		fn = dlvsym(librdmacm, name, RAI_RDMACM_VER);
+	if (!fn) {
+		fprintf(stderr, "librdma_addrinfo: %s not found in %s\n", name,
+			RAI_LIBRDMACM);
+		abort();
+	}
+	return fn;
+}
+
+static void rai_real_init(void)
+{
+	rai_real_fns.get_cm_event = rai_lookup("rdma_get_cm_event");
+	rai_real_fns.ack_cm_event = rai_lookup("rdma_ack_cm_event");
+	rai_real_fns.destroy_id = rai_lookup("rdma_destroy_id");
+	rai_real_fns.destroy_event_channel =
+		rai_lookup("rdma_destroy_event_channel");
+	rai_real_fns.getaddrinfo = rai_lookup("rdma_getaddrinfo");
+}
+
+const struct rai_real *rai_real(void)
+{
+	pthread_once(&rai_real_once, rai_real_init);
+	return &rai_real_fns;
+}

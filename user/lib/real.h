@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#ifndef _RAI_REAL_H
+#define _RAI_REAL_H
+
+#include <rdma/rdma_cma.h>
+
+/* librdmacm's own implementations of the calls this library wraps. */
+struct rai_real {
+	int (*get_cm_event)(struct rdma_event_channel *channel,
+			    struct rdma_cm_event **event);
+	int (*ack_cm_event)(struct rdma_cm_event *event);
+	int (*destroy_id)(struct rdma_cm_id *id);
+	void (*destroy_event_channel)(struct rdma_event_channel *channel);
+	int (*getaddrinfo)(const char *node, const char *service,
+			   const struct rdma_addrinfo *hints,
+			   struct rdma_addrinfo **res);
+};
+
+const struct rai_real *rai_real(void);
+
+#endif /* _RAI_REAL_H */

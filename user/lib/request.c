@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * From (node, service, hints) to a RESOLVE command: the checks
+ * rdma_getaddrinfo(3) documents, done before anything reaches the kernel.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "request.h"
+#include "service.h"
+#include "status.h"
+
+socklen_t rai_sockaddr_len(int family)
+{
+	switch (family) {
+	case AF_INET:
+		return sizeof(struct sockaddr_in);
+	case AF_INET6:
+		return sizeof(struct sockaddr_in6);
+	case AF_IB:
+		return sizeof(struct sockaddr_ib);
+	default:
+		return 0;
+	}
+}
+
+static int rai_qp_type_valid(int qp_type)
+{
+	return !qp_type || qp_type == IBV_QPT_RC || qp_type == IBV_QPT_UC ||
+	       qp_type == IBV_QPT_UD;
+}
+
+static int rai_port_space_valid(int ps)
+{
+	return !ps || ps == RDMA_PS_TCP || ps == RDMA_PS_UDP ||
+	       ps == RDMA_PS_IB || ps == RDMA_PS_IPOIB;
+}
+
+/* UD needs a datagram port space, RC and UC a connected one. */
+static int rai_qp_ps_consistent(int qp_type, int ps)
+{
+	if (!qp_type || !ps)
+		return 1;
+	if (qp_type == IBV_QPT_UD)
+		return ps == RDMA_PS_UDP || ps == RDMA_PS_IPOIB ||
+		       ps == RDMA_PS_IB;
+	return ps == RDMA_PS_TCP || ps == RDMA_PS_IB;
+}
+
+/**
+ * rai_check_hints - the argument checks of rdma_getaddrinfo(3)
+ *
+ * Return: 0, or EAI_NONAME (nothing to resolve), EAI_BADFLAGS (unknown
+ * flag, RAI_SA with RAI_DNS, RAI_SA with a node), EAI_FAMILY (unsupported
+ * ai_family or source address family), EAI_QPTYPE (unknown or inconsistent
+ * ai_qp_type/ai_port_space).
+ */
+int rai_check_hints(const char *node, const char *service,
+		    const struct rdma_addrinfo *hints)
+{
+	if (!node && !service && !hints)
+		return EAI_NONAME;
+	if (!hints)
+		return 0;
+
+	if (hints->ai_flags & ~RAI_KNOWN_FLAGS)
+		return EAI_BADFLAGS;
+	if ((hints->ai_flags & RAI_SA) && (hints->ai_flags & RAI_DNS))
+		return EAI_BADFLAGS;
+	if ((hints->ai_flags & RAI_SA) && node)
+		return EAI_BADFLAGS;
+	if (hints->ai_family != AF_UNSPEC && !rai_sockaddr_len(hints->ai_family))
+		return EAI_FAMILY;
+	if (hints->ai_src_addr && hints->ai_src_len &&
+	    (!rai_sockaddr_len(hints->ai_src_addr->sa_family) ||
+	     hints->ai_src_len > RDMA_ADDRINFO_ADDR_SIZE))
+		return EAI_FAMILY;
+	if (!rai_qp_type_valid(hints->ai_qp_type) ||
+	    !rai_port_space_valid(hints->ai_port_space) ||
+	    !rai_qp_ps_consistent(hints->ai_qp_type, hints->ai_port_space))
+		return EAI_QPTYPE;
+	if (!node && !service && !(hints->ai_flags & RAI_PASSIVE) &&
+	    !(hints->ai_dst_addr && hints->ai_dst_len))
+		return EAI_NONAME;
+	return 0;
+}
+
+/*
+ * No node but a destination address in the hints: resolve its numeric
+ * form (and its port, unless a service is given).
+ */
+static int rai_node_from_dst(struct rai_request *req, const struct sockaddr *sa,
+			     socklen_t len, int want_port)
+{
+	const struct sockaddr_in *sin = (const void *)sa;
+	const struct sockaddr_in6 *sin6 = (const void *)sa;
+	unsigned short port = 0;
+	size_t n;
+
+	if (sa->sa_family == AF_INET && len >= sizeof(*sin)) {
+		inet_ntop(AF_INET, &sin->sin_addr, req->node, sizeof(req->node));
+		port = ntohs(sin->sin_port);
+	} else if (sa->sa_family == AF_INET6 && len >= sizeof(*sin6)) {
+		inet_ntop(AF_INET6, &sin6->sin6_addr, req->node,
+			  sizeof(req->node));
+		if (sin6->sin6_scope_id) {
+			n = strlen(req->node);
+			snprintf(req->node + n, sizeof(req->node) - n, "%%%u",
+				 sin6->sin6_scope_id);
+		}
+		port = ntohs(sin6->sin6_port);
+	} else {
+		return EAI_FAMILY;
+	}
+	if (want_port && port)
+		snprintf(req->service, sizeof(req->service), "%u", port);
+	return 0;
+}
+
+/**
+ * rai_build_request - fill @req for RESOLVE
+ *
+ * Return: 0 or an EAI_* code (see rai_check_hints(), rai_map_service()).
+ * The context, flags, src_addr and ibdev_name of an rdma_cm_id are the
+ * caller's to add.
+ */
+int rai_build_request(struct rai_request *req, const char *node,
+		      const char *service, const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo_resolve *cmd = &req->cmd;
+	int flags = hints ? hints->ai_flags : 0;
+	int qp_type = hints ? hints->ai_qp_type : 0;
+	int ps = hints ? hints->ai_port_space : 0;
+	size_t len;
+	int ret;
+
+	memset(req, 0, sizeof(*req));
+	ret = rai_check_hints(node, service, hints);
+	if (ret)
+		return ret;
+
+	if (service) {
+		ret = rai_map_service(service, flags, qp_type, ps, req->service,
+				      sizeof(req->service));
+		if (ret)
+			return ret;
+	}
+	if (!node && hints && hints->ai_dst_addr && hints->ai_dst_len &&
+	    !(flags & RAI_SA)) {
+		ret = rai_node_from_dst(req, hints->ai_dst_addr,
+					hints->ai_dst_len, !service);
+		if (ret)
+			return ret;
+		node = req->node;
+		flags |= RAI_NUMERICHOST;
+	}
+
+	if (node) {
+		len = strlen(node);
+		if (!len || len > RDMA_ADDRINFO_NAME_MAX)
+			return EAI_NONAME;
+		cmd->node = (uintptr_t)node;
+		cmd->node_len = len;
+	}
+	if (req->service[0]) {
+		cmd->service = (uintptr_t)req->service;
+		cmd->service_len = strlen(req->service);
+	}
+	cmd->ai_flags = flags;
+	if (hints) {
+		cmd->family = hints->ai_family;
+		cmd->port_space = ps;
+		cmd->qp_type = qp_type;
+		if (qp_type && ps)
+			req->ctx |= RAI_CTX_QP_PS;
+		if (hints->ai_src_addr && hints->ai_src_len) {
+			memcpy(cmd->src_addr, hints->ai_src_addr,
+			       hints->ai_src_len);
+			cmd->src_len = hints->ai_src_len;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#ifndef _RAI_REQUEST_H
+#define _RAI_REQUEST_H
+
+#include <netinet/in.h>
+#include <rdma/rdma_addrinfo.h>
+#include <rdma/rdma_addrinfo_abi.h>
+
+/* A RESOLVE command and the strings its pointers refer to. */
+struct rai_request {
+	struct rdma_addrinfo_resolve cmd;
+	unsigned int ctx;				/* RAI_CTX_* */
+	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+	char node[INET6_ADDRSTRLEN + 16];		/* from ai_dst_addr */
+};
+
+#define RAI_KNOWN_FLAGS (RAI_PASSIVE | RAI_NUMERICHOST | RAI_NOROUTE | \
+			 RAI_FAMILY | RAI_SA | RAI_DNS)
+
+int rai_check_hints(const char *node, const char *service,
+		    const struct rdma_addrinfo *hints);
+int rai_build_request(struct rai_request *req, const char *node,
+		      const char *service, const struct rdma_addrinfo *hints);
+socklen_t rai_sockaddr_len(int family);
+
+#endif /* _RAI_REQUEST_H */

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_resolve_addrinfo() and rdma_query_addrinfo(): asynchronous requests
+ * on the module fd of the id's event channel, with the id's binding as the
+ * source; and rdma_addrinfo_channel_fd() for poll loops.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "convert.h"
+#include "export.h"
+#include "registry.h"
+#include "request.h"
+#include "status.h"
+
+/* The id's binding: its local address, RDMA device and port. */
+static void rai_request_bind_to_id(struct rai_request *req,
+				   struct rdma_cm_id *id)
+{
+	const struct sockaddr *src = &id->route.addr.src_addr;
+	socklen_t len = rai_sockaddr_len(src->sa_family);
+
+	if (len) {
+		memcpy(req->cmd.src_addr, src, len);
+		req->cmd.src_len = len;
+	}
+	if (id->verbs) {
+		strncpy(req->cmd.ibdev_name,
+			ibv_get_device_name(id->verbs->device),
+			sizeof(req->cmd.ibdev_name) - 1);
+		req->cmd.port_num = id->port_num;
+	}
+}
+
+/* Start @req for @id (registry locked).  Return: 0 or -1 with errno. */
+static int rai_start(struct rdma_cm_id *id, struct rai_request *req)
+{
+	struct rai_channel *ch;
+	struct rai_id *st;
+
+	ch = rai_channel_get(id->channel);
+	if (!ch)
+		return -1;
+	st = rai_id_get(id, ch);
+	if (!st)
+		return -1;
+	if (st->handle) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (!st->event) {
+		st->event = calloc(1, sizeof(*st->event));
+		if (!st->event)
+			return -1;
+	}
+	rai_id_clear_results(st);
+
+	req->cmd.context = (uintptr_t)id;
+	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
+		return -1;
+	st->handle = req->cmd.handle;
+	return 0;
+}
+
+RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
+				     const char *service,
+				     const struct rdma_addrinfo *hints)
+{
+	struct rai_request req;
+	int ret;
+
+	if (!id || !id->channel) {
+		errno = EINVAL;
+		return -1;
+	}
+	ret = rai_build_request(&req, node, service, hints);
+	if (ret) {
+		errno = ret == EAI_SYSTEM ? errno : rai_errno_from_eai(ret);
+		return -1;
+	}
+	rai_request_bind_to_id(&req, id);
+	if ((req.cmd.ai_flags & RAI_SA) && !id->verbs) {
+		errno = EINVAL;		/* not bound to a port */
+		return -1;
+	}
+
+	pthread_mutex_lock(&rai_registry_lock);
+	ret = rai_start(id, &req);
+	pthread_mutex_unlock(&rai_registry_lock);
+	return ret;
+}
+
+RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
+				   struct rdma_addrinfo **info)
+{
+	struct rai_id *st;
+	int ret = -1, eai;
+
+	if (!id || !info) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&rai_registry_lock);
+	st = rai_id_find(id);
+	if (!st || (!st->handle && !st->completed)) {
+		errno = EINVAL;		/* nothing was resolved */
+	} else if (st->handle) {
+		errno = EBUSY;
+	} else if (st->status) {
+		errno = -st->status;
+	} else if (!st->num_results) {
+		errno = ENODATA;
+	} else {
+		eai = rai_convert_results(st->results, st->num_results, info);
+		if (eai == EAI_MEMORY)
+			errno = ENOMEM;
+		ret = eai ? -1 : 0;
+	}
+	pthread_mutex_unlock(&rai_registry_lock);
+	return ret;
+}
+
+RAI_EXPORT int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel)
+{
+	struct rai_channel *ch;
+	int fd;
+
+	if (!channel) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&rai_registry_lock);
+	ch = rai_channel_get(channel);
+	fd = ch ? ch->fd : -1;
+	pthread_mutex_unlock(&rai_registry_lock);
+	return fd;
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Errors: kernel statuses and ioctl errnos to the EAI_* codes of
+ * rdma_getaddrinfo(3), EAI_* codes to errno for the -1/errno calls, and
+ * their messages.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <rdma/rdma_addrinfo.h>
+
+#include "export.h"
+#include "status.h"
+
+/**
+ * rai_eai_from_status - EAI_* code of a completion status or ioctl error
+ * @status: 0, or a negative errno (event status, RESOLVE status, or the
+ *	negated errno of a failed ioctl)
+ * @ctx: RAI_CTX_* facts about the request
+ * @sys_errno: set to the errno that goes with EAI_SYSTEM (else untouched)
+ *
+ * Return: 0 or the EAI_* code rdma_getaddrinfo() returns.
+ */
+int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno)
+{
+	switch (status) {
+	case 0:
+		return 0;
+	case -ENXIO:		/* NXDOMAIN, no such SA record */
+		return EAI_NONAME;
+	case -ENODATA:		/* the name has no address at all */
+		return EAI_NODATA;
+	case -EADDRNOTAVAIL:	/* addresses, none of the family asked */
+		return EAI_ADDRFAMILY;
+	case -EAFNOSUPPORT:
+		return EAI_FAMILY;
+	case -EAGAIN:		/* temporary resolver failure */
+	case -ETIMEDOUT:	/* resolver or SA did not answer */
+		return EAI_AGAIN;
+	case -EPROTO:		/* malformed SA reply */
+	case -EREMOTEIO:	/* SA error status */
+		return EAI_FAIL;
+	case -ENOMEM:
+		return EAI_MEMORY;
+	case -EINVAL:
+		if (ctx & RAI_CTX_QP_PS)
+			return EAI_QPTYPE;
+		break;
+	default:
+		break;
+	}
+	*sys_errno = status < 0 ? -status : EIO;
+	return EAI_SYSTEM;
+}
+
+/**
+ * rai_errno_from_eai - errno for a call that fails with -1/errno
+ * @eai: a non-zero EAI_* code produced by the request checks
+ */
+int rai_errno_from_eai(int eai)
+{
+	switch (eai) {
+	case EAI_MEMORY:
+		return ENOMEM;
+	case EAI_AGAIN:
+		return EAGAIN;
+	case EAI_FAMILY:
+	case EAI_ADDRFAMILY:
+		return EAFNOSUPPORT;
+	case EAI_SERVICE:	/* unknown service name */
+		return ENOENT;
+	default:
+		return EINVAL;
+	}
+}
+
+RAI_EXPORT const char *rdma_addrinfo_strerror(int eai)
+{
+	if (eai == EAI_QPTYPE)
+		return "ai_qp_type and ai_port_space are inconsistent";
+	return gai_strerror(eai);
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#ifndef _RAI_STATUS_H
+#define _RAI_STATUS_H
+
+/* Context of a failed request that changes how its error reads. */
+#define RAI_CTX_QP_PS	0x1	/* the request carried qp_type and port_space */
+
+int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno);
+int rai_errno_from_eai(int eai);
+
+#endif /* _RAI_STATUS_H */

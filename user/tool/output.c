@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma-addrinfo output: one line (or one JSON object) per result, with
+ * family, destination, port or service ID, source, device and port.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <string.h>
+
+#include "output.h"
+
+/* Where a result's source address lives: RDMA device and port. */
+struct tool_source_device {
+	char name[64];		/* empty when unknown */
+	unsigned int port;
+};
+
+static const char *tool_family_name(int family)
+{
+	switch (family) {
+	case AF_INET:
+		return "inet";
+	case AF_INET6:
+		return "inet6";
+	case AF_IB:
+		return "ib";
+	default:
+		return "unknown";
+	}
+}
+
+/* Numeric address of @sa into @buf; its port, or AF_IB service ID. */
+static void tool_format_addr(const struct sockaddr *sa, char *buf, size_t size,
+			     unsigned long long *port_or_sid)
+{
+	const struct sockaddr_in *sin = (const void *)sa;
+	const struct sockaddr_in6 *sin6 = (const void *)sa;
+	const struct sockaddr_ib *sib = (const void *)sa;
+
+	*port_or_sid = 0;
+	strcpy(buf, "-");
+	if (!sa)
+		return;
+	switch (sa->sa_family) {
+	case AF_INET:
+		inet_ntop(AF_INET, &sin->sin_addr, buf, size);
+		*port_or_sid = ntohs(sin->sin_port);
+		break;
+	case AF_INET6:
+		inet_ntop(AF_INET6, &sin6->sin6_addr, buf, size);
+		*port_or_sid = ntohs(sin6->sin6_port);
+		break;
+	case AF_IB:
+		inet_ntop(AF_INET6, &sib->sib_addr, buf, size);
+		*port_or_sid = be64toh(sib->sib_sid);
+		break;
+	}
+}
+
+/* The RDMA device and port an address is on: bind an id to it. */
+static void tool_source_device(const struct sockaddr *src,
+			       struct tool_source_device *dev)
+{
+	struct sockaddr_storage addr;
+	struct rdma_cm_id *id;
+	socklen_t len;
+
+	dev->name[0] = '\0';
+	dev->port = 0;
+	len = src->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+	      src->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+	      sizeof(struct sockaddr_ib);
+	memset(&addr, 0, sizeof(addr));
+	memcpy(&addr, src, len);
+	if (src->sa_family == AF_INET)
+		((struct sockaddr_in *)&addr)->sin_port = 0;
+	else if (src->sa_family == AF_INET6)
+		((struct sockaddr_in6 *)&addr)->sin6_port = 0;
+	else
+		((struct sockaddr_ib *)&addr)->sib_sid = 0;
+
+	if (rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP))
+		return;
+	if (!rdma_bind_addr(id, (struct sockaddr *)&addr) && id->verbs) {
+		snprintf(dev->name, sizeof(dev->name), "%s",
+			 ibv_get_device_name(id->verbs->device));
+		dev->port = id->port_num;
+	}
+	rdma_destroy_id(id);
+}
+
+static void tool_print_one(FILE *out, const struct rdma_addrinfo *ai,
+			   int json, int first)
+{
+	char dst[INET6_ADDRSTRLEN], src[INET6_ADDRSTRLEN];
+	unsigned long long dport, sport;
+	struct tool_source_device dev = { .name = "" };
+	const char *fam = tool_family_name(ai->ai_family);
+	int ib = ai->ai_family == AF_IB;
+
+	tool_format_addr(ai->ai_dst_len ? ai->ai_dst_addr : NULL, dst,
+			 sizeof(dst), &dport);
+	tool_format_addr(ai->ai_src_len ? ai->ai_src_addr : NULL, src,
+			 sizeof(src), &sport);
+	if (ai->ai_src_len)
+		tool_source_device(ai->ai_src_addr, &dev);
+	if (ai->ai_flags & RAI_PASSIVE)
+		dport = sport;
+
+	if (json) {
+		fprintf(out, "%s\n  {\"family\": \"%s\", \"passive\": %s, ",
+			first ? "" : ",", fam,
+			ai->ai_flags & RAI_PASSIVE ? "true" : "false");
+		if (ai->ai_dst_len)
+			fprintf(out, "\"destination\": \"%s\", ", dst);
+		if (ib)
+			fprintf(out, "\"service_id\": \"0x%016llx\", ", dport);
+		else
+			fprintf(out, "\"port\": %llu, ", dport);
+		if (ai->ai_src_len)
+			fprintf(out, "\"source\": \"%s\", ", src);
+		if (dev.name[0])
+			fprintf(out, "\"device\": \"%s\", \"device_port\": %u, ",
+				dev.name, dev.port);
+		fprintf(out, "\"route\": %s}", ai->ai_route_len ? "true" : "false");
+		return;
+	}
+
+	fprintf(out, "%-5s %s", fam,
+		ai->ai_flags & RAI_PASSIVE ? "passive" : dst);
+	if (ib)
+		fprintf(out, " sid 0x%016llx", dport);
+	else
+		fprintf(out, " port %llu", dport);
+	fprintf(out, " src %s", ai->ai_src_len ? src : "-");
+	if (dev.name[0])
+		fprintf(out, " dev %s port %u", dev.name, dev.port);
+	else
+		fprintf(out, " dev -");
+	if (ai->ai_route_len)
+		fprintf(out, " route");
+	fputc('\n', out);
+}
+
+void tool_print_results(FILE *out, const struct rdma_addrinfo *list, int json)
+{
+	const struct rdma_addrinfo *ai;
+
+	if (json)
+		fputc('[', out);
+	for (ai = list; ai; ai = ai->ai_next)
+		tool_print_one(out, ai, json, ai == list);
+	if (json)
+		fputs(list ? "\n]\n" : "]\n", out);
+}
