@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Shared helpers of the rdma_addrinfo VM selftests.  See rai_test.h.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rai_test.h"
+
+/* ---- device and ioctls ------------------------------------------------ */
+
+int rai_open(int extra_flags)
+{
+	int fd = open(RAI_DEV_PATH, O_RDWR | O_CLOEXEC | extra_flags);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int rai_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+int rai_get_info(int fd, struct rdma_addrinfo_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, info);
+}
+
+void rai_req_init(struct rdma_addrinfo_resolve *req, const char *node,
+		  const char *service, unsigned int family, __u32 ai_flags,
+		  __u32 flags, __u64 context)
+{
+	memset(req, 0, sizeof(*req));
+	if (node) {
+		req->node = (uintptr_t)node;
+		req->node_len = strlen(node);
+	}
+	if (service) {
+		req->service = (uintptr_t)service;
+		req->service_len = strlen(service);
+	}
+	req->family = family;
+	req->ai_flags = ai_flags;
+	req->flags = flags;
+	req->context = context;
+}
+
+int rai_resolve(int fd, struct rdma_addrinfo_resolve *req)
+{
+	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, req);
+}
+
+int rai_resolve_sync(int fd, const char *node, const char *service,
+		     unsigned int family, __u32 ai_flags,
+		     struct rdma_addrinfo_resolve *req)
+{
+	rai_req_init(req, node, service, family, ai_flags,
+		     RDMA_ADDRINFO_RESOLVE_SYNC, 0);
+	return rai_resolve(fd, req);
+}
+
+int rai_resolve_async(int fd, const char *node, const char *service,
+		      unsigned int family, __u32 ai_flags, __u64 context,
+		      __u32 *handle)
+{
+	struct rdma_addrinfo_resolve req;
+	int ret;
+
+	rai_req_init(&req, node, service, family, ai_flags, 0, context);
+	ret = rai_resolve(fd, &req);
+	if (!ret && handle)
+		*handle = req.handle;
+	return ret;
+}
+
+int rai_query(int fd, struct rdma_addrinfo_query *q)
+{
+	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_QUERY, q);
+}
+
+int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
+		  __u32 *n)
+{
+	struct rdma_addrinfo_query q;
+	struct rdma_addrinfo_result *buf;
+	int ret;
+
+	*res = NULL;
+	*n = 0;
+	memset(&q, 0, sizeof(q));
+	q.handle = handle;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	ret = rai_query(fd, &q);
+	if (ret)
+		return ret;
+	/* One spare entry: a module that copies more than count shows. */
+	buf = calloc(q.total + 1, sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	q.results = (uintptr_t)buf;
+	q.count = q.total;
+	ret = rai_query(fd, &q);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*res = buf;
+	*n = q.copied;
+	return 0;
+}
+
+int rai_destroy(int fd, __u32 handle, __u32 *events_dropped)
+{
+	struct rdma_addrinfo_destroy d;
+	int ret;
+
+	memset(&d, 0, sizeof(d));
+	d.handle = handle;
+	ret = rai_ioctl(fd, RDMA_ADDRINFO_IOC_DESTROY, &d);
+	if (!ret && events_dropped)
+		*events_dropped = d.events_dropped;
+	return ret;
+}
+
+int rai_get_event(int fd, struct rdma_addrinfo_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, ev);
+}
+
+bool rai_readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+int rai_wait_event(int fd, struct rdma_addrinfo_event *ev, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long long end = rai_now_ms() + timeout_ms;
+	int ret;
+
+	for (;;) {
+		long long left = end - rai_now_ms();
+
+		if (left < 0)
+			left = 0;
+		ret = poll(&p, 1, (int)left);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			return -errno;
+		if (ret == 0)
+			return -ETIMEDOUT;
+		ret = rai_get_event(fd, ev);
+		/* A blocking fd: GET_EVENT would block if raced; it is not. */
+		if (ret != -EAGAIN)
+			return ret;
+		if (rai_now_ms() >= end)
+			return -ETIMEDOUT;
+	}
+}
+
+int rai_fd_works(int fd)
+{
+	struct rdma_addrinfo_info info;
+	struct rdma_addrinfo_resolve req;
+	struct rdma_addrinfo_result *res;
+	struct sockaddr_in sin;
+	__u32 n;
+	int ret;
+
+	ret = rai_get_info(fd, &info);
+	if (ret)
+		return ret;
+	if (info.abi_version != RDMA_ADDRINFO_ABI_VERSION)
+		return -EPROTO;
+	ret = rai_resolve_sync(fd, "127.0.0.1", "7", AF_INET,
+			       RDMA_ADDRINFO_RAI_NUMERICHOST, &req);
+	if (ret)
+		return ret;
+	if (req.status) {
+		rai_destroy(fd, req.handle, NULL);
+		return req.status;
+	}
+	ret = rai_query_all(fd, req.handle, &res, &n);
+	if (ret) {
+		rai_destroy(fd, req.handle, NULL);
+		return ret;
+	}
+	memcpy(&sin, res[0].dst_addr, sizeof(sin));
+	if (n != 1 || res[0].family != AF_INET ||
+	    sin.sin_family != AF_INET ||
+	    sin.sin_addr.s_addr != htonl(INADDR_LOOPBACK) ||
+	    sin.sin_port != htons(7))
+		ret = -EPROTO;
+	free(res);
+	if (rai_destroy(fd, req.handle, NULL))
+		return -EPROTO;
+	return ret;
+}
+
+/* ---- addresses -------------------------------------------------------- */
+
+unsigned int rai_addr_family(const void *addr, __u32 len)
+{
+	unsigned short fam;
+
+	if (len < sizeof(fam))
+		return AF_UNSPEC;
+	memcpy(&fam, addr, sizeof(fam));
+	return fam;
+}
+
+const char *rai_addr_ip(const void *addr, __u32 len, char *buf, size_t size)
+{
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+	struct rai_sockaddr_ib sib;
+
+	switch (rai_addr_family(addr, len)) {
+	case AF_INET:
+		if (len < sizeof(sin))
+			break;
+		memcpy(&sin, addr, sizeof(sin));
+		return inet_ntop(AF_INET, &sin.sin_addr, buf, size);
+	case AF_INET6:
+		if (len < sizeof(sin6))
+			break;
+		memcpy(&sin6, addr, sizeof(sin6));
+		return inet_ntop(AF_INET6, &sin6.sin6_addr, buf, size);
+	case AF_IB:
+		if (len < sizeof(sib))
+			break;
+		memcpy(&sib, addr, sizeof(sib));
+		return inet_ntop(AF_INET6, sib.sib_addr, buf, size);
+	}
+	snprintf(buf, size, "?(family %u len %u)", rai_addr_family(addr, len),
+		 len);
+	return buf;
+}
+
+int rai_addr_port(const void *addr, __u32 len)
+{
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
+
+	switch (rai_addr_family(addr, len)) {
+	case AF_INET:
+		if (len < sizeof(sin))
+			return -1;
+		memcpy(&sin, addr, sizeof(sin));
+		return ntohs(sin.sin_port);
+	case AF_INET6:
+		if (len < sizeof(sin6))
+			return -1;
+		memcpy(&sin6, addr, sizeof(sin6));
+		return ntohs(sin6.sin6_port);
+	}
+	return -1;
+}
+
+const char *rai_fmt_addr(const void *addr, __u32 len, char *buf, size_t size)
+{
+	char ip[INET6_ADDRSTRLEN + 32];
+	struct sockaddr_in6 sin6;
+	struct rai_sockaddr_ib sib;
+
+	if (!len) {
+		snprintf(buf, size, "(none)");
+		return buf;
+	}
+	rai_addr_ip(addr, len, ip, sizeof(ip));
+	switch (rai_addr_family(addr, len)) {
+	case AF_INET:
+		snprintf(buf, size, "%s:%d", ip, rai_addr_port(addr, len));
+		break;
+	case AF_INET6:
+		if (len < sizeof(sin6))
+			break;
+		memcpy(&sin6, addr, sizeof(sin6));
+		snprintf(buf, size, "[%s%%%u]:%d", ip, sin6.sin6_scope_id,
+			 rai_addr_port(addr, len));
+		break;
+	case AF_IB:
+		if (len < sizeof(sib))
+			break;
+		memcpy(&sib, addr, sizeof(sib));
+		snprintf(buf, size, "ib:%s sid 0x%016llx pkey 0x%04x", ip,
+			 (unsigned long long)be64toh(sib.sib_sid),
+			 ntohs(sib.sib_pkey));
+		break;
+	default:
+		snprintf(buf, size, "%s", ip);
+	}
+	return buf;
+}
+
+int rai_count_dst(const struct rdma_addrinfo_result *res, __u32 n,
+		  const char *ip)
+{
+	char buf[INET6_ADDRSTRLEN + 32];
+	int count = 0;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		rai_addr_ip(res[i].dst_addr, res[i].dst_len, buf, sizeof(buf));
+		if (!strcmp(buf, ip))
+			count++;
+	}
+	return count;
+}
+
+void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n)
+{
+	char dst[128], src[128];
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		fprintf(stderr,
+			"#   [%u] fam %u origin %u flags 0x%x ps 0x%x qpt %u dst %s src %s dev '%.*s' port %u src_status %d ttl %u\n",
+			i, res[i].family, res[i].origin, res[i].ai_flags,
+			res[i].port_space, res[i].qp_type,
+			rai_fmt_addr(res[i].dst_addr, res[i].dst_len, dst,
+				     sizeof(dst)),
+			rai_fmt_addr(res[i].src_addr, res[i].src_len, src,
+				     sizeof(src)),
+			(int)sizeof(res[i].ibdev_name), res[i].ibdev_name,
+			res[i].port_num, res[i].src_status, res[i].ttl);
+	}
+}
+
+/* ---- upcalls ---------------------------------------------------------- */
+
+#define RK_CONF		"/etc/request-key.conf"
+#define RK_SAVED	"/run/rai-test-request-key.conf.orig"
+#define UPCALL_WRAPPER	"/run/rai-test-upcall-wrapper"
+#define UPCALL_COUNTER	"/run/rai-test-upcalls"
+#define UPCALL_HOLD	"/run/rai-test-upcall-hold"
+#define DNS_CMDLINE	"/run/rai-test-dnsmasq.cmdline"
+
+static int write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	size_t len = strlen(text);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len) {
+		int err = errno ? -errno : -EIO;
+
+		close(fd);
+		return err;
+	}
+	if (fchmod(fd, mode) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+int rai_upcall_counter_install(void)
+{
+	static const char wrapper[] =
+		"#!/bin/sh\n"
+		"# rdma_addrinfo selftests: count dns_resolver upcalls.\n"
+		"echo \"$1\" >> " UPCALL_COUNTER "\n"
+		"while [ -e " UPCALL_HOLD " ]; do sleep 0.05; done\n"
+		"exec /sbin/key.dns_resolver \"$@\"\n";
+	char *conf, *line, *out, *p;
+	size_t outlen;
+	int ret;
+
+	ret = write_file(UPCALL_WRAPPER, wrapper, 0755);
+	if (ret)
+		return ret;
+	if (access(UPCALL_COUNTER, F_OK)) {
+		ret = write_file(UPCALL_COUNTER, "", 0644);
+		if (ret)
+			return ret;
+	}
+	conf = read_file(RK_CONF);
+	if (!conf)
+		return -errno;
+	if (strstr(conf, UPCALL_WRAPPER)) {
+		free(conf);
+		return 0;	/* already installed */
+	}
+	ret = write_file(RK_SAVED, conf, 0644);
+	if (ret) {
+		free(conf);
+		return ret;
+	}
+	/* Our line first: request-key takes the first match. */
+	outlen = strlen(conf) + 256;
+	out = malloc(outlen);
+	if (!out) {
+		free(conf);
+		return -ENOMEM;
+	}
+	snprintf(out, outlen,
+		 "create dns_resolver * * " UPCALL_WRAPPER " %%k\n");
+	p = out + strlen(out);
+	for (line = strtok(conf, "\n"); line; line = strtok(NULL, "\n")) {
+		const char *s = line + strspn(line, " \t");
+
+		if (!strncmp(s, "create", 6) && strstr(s, "dns_resolver"))
+			continue;
+		p += sprintf(p, "%s\n", line);
+	}
+	ret = write_file(RK_CONF, out, 0644);
+	free(out);
+	free(conf);
+	return ret;
+}
+
+void rai_upcall_counter_remove(void)
+{
+	char *saved = read_file(RK_SAVED);
+
+	rai_upcall_hold(false);
+	if (!saved)
+		return;
+	if (!write_file(RK_CONF, saved, 0644))
+		unlink(RK_SAVED);
+	free(saved);
+}
+
+long rai_upcall_count(void)
+{
+	char *text = read_file(UPCALL_COUNTER);
+	long n = 0;
+	char *p;
+
+	if (!text)
+		return -errno;
+	for (p = text; *p; p++)
+		if (*p == '\n')
+			n++;
+	free(text);
+	return n;
+}
+
+int rai_upcall_hold(bool on)
+{
+	if (on)
+		return write_file(UPCALL_HOLD, "", 0644);
+	if (unlink(UPCALL_HOLD) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+int rai_upcall_wait_count(long target, int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms;
+
+	while (rai_upcall_count() < target) {
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(20000);
+	}
+	return 0;
+}
+
+const char *rai_unique_name(char *buf, size_t size, const char *tag)
+{
+	static unsigned int seq;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, size, "%s-%d-%u-%lx%lx.%s", tag, getpid(), ++seq,
+		 (long)ts.tv_sec, ts.tv_nsec, rai_env("RAI_DNS_ZONE", "rai.test"));
+	return buf;
+}
+
+/* ---- misc ------------------------------------------------------------- */
+
+const char *rai_env(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
+}
+
+long long rai_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+int rai_sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	ret = system(cmd);
+	if (ret < 0 || !WIFEXITED(ret))
+		return -1;
+	return WEXITSTATUS(ret);
+}
+
+bool rai_module_loaded(void)
+{
+	return access("/sys/module/" RAI_MODULE_NAME, F_OK) == 0;
+}
+
+int rai_module_unload(void)
+{
+	if (syscall(SYS_delete_module, RAI_MODULE_NAME, O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+int rai_module_load(const char *params)
+{
+	char path[4096];
+	long long end;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/rdma_addrinfo.ko",
+		 rai_env("RAI_REPO", "."));
+	if (!params)
+		params = rai_env("RAI_MODULE_PARAMS", "");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	/* devtmpfs creates the node asynchronously. */
+	end = rai_now_ms() + 5000;
+	while (access(RAI_DEV_PATH, F_OK)) {
+		if (rai_now_ms() > end)
+			return -ENODEV;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/* ---- DNS server ------------------------------------------------------- */
+
+static pid_t dnsmasq_pid(void)
+{
+	char *text = read_file("/run/dnsmasq.pid");
+	pid_t pid;
+
+	if (!text)
+		return -1;
+	pid = atoi(text);
+	free(text);
+	if (pid <= 0 || kill(pid, 0))
+		return -1;
+	return pid;
+}
+
+int rai_dns_stop(void)
+{
+	char path[64], buf[8192];
+	pid_t pid = dnsmasq_pid();
+	long long end;
+	ssize_t len;
+	int fd, ret;
+
+	if (pid < 0)
+		return -ESRCH;
+	/* Remember its command line (NUL-separated) to start it again. */
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (len <= 0)
+		return -EIO;
+	fd = open(DNS_CMDLINE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, buf, len) == len ? 0 : -EIO;
+	close(fd);
+	if (ret)
+		return ret;
+	if (kill(pid, SIGTERM))
+		return -errno;
+	end = rai_now_ms() + 5000;
+	while (!kill(pid, 0)) {
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+	unlink("/run/dnsmasq.pid");
+	return 0;
+}
+
+int rai_dns_start(void)
+{
+	char buf[8192], *argv[128];
+	long long end;
+	ssize_t len;
+	int fd, argc = 0, status;
+	pid_t pid;
+	char *p;
+
+	if (dnsmasq_pid() > 0)
+		return 0;
+	fd = open(DNS_CMDLINE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -EIO;
+	buf[len] = '\0';
+	for (p = buf; p < buf + len && argc < 127; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	/* dnsmasq daemonizes: the parent exits once it listens. */
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -EIO;
+	end = rai_now_ms() + 5000;
+	while (dnsmasq_pid() < 0) {
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+	return 0;
+}

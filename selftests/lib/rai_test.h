@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Shared helpers of the rdma_addrinfo VM selftests: thin wrappers around
+ * the ioctls of /dev/infiniband/rdma_addrinfo (every wrapper returns 0 or
+ * a negative errno, never -1), socket address helpers, and the request-key
+ * upcall counter.
+ */
+#ifndef RAI_TEST_H
+#define RAI_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <linux/types.h>
+
+#include <rdma/rdma_addrinfo_abi.h>
+
+#define RAI_DEV_PATH		"/dev/" RDMA_ADDRINFO_DEVNAME
+#define RAI_MODULE_NAME		"rdma_addrinfo"
+
+#ifndef AF_IB
+#define AF_IB			27
+#endif
+
+/* struct sockaddr_ib of <rdma/ib.h>, 48 bytes. */
+struct rai_sockaddr_ib {
+	unsigned short sib_family;
+	__be16 sib_pkey;
+	__be32 sib_flowinfo;
+	__u8 sib_addr[16];
+	__be64 sib_sid;
+	__be64 sib_sid_mask;
+	__u64 sib_scope_id;
+};
+
+/* ---- device and ioctls ------------------------------------------------ */
+
+/* open(RAI_DEV_PATH, O_RDWR | O_CLOEXEC | extra): fd or -errno. */
+int rai_open(int extra_flags);
+/* ioctl(): 0 or -errno. */
+int rai_ioctl(int fd, unsigned long cmd, void *arg);
+int rai_get_info(int fd, struct rdma_addrinfo_info *info);
+
+/*
+ * Fill a RESOLVE argument: node and service are C strings (NULL: absent),
+ * their lengths are strlen().
+ */
+void rai_req_init(struct rdma_addrinfo_resolve *req, const char *node,
+		  const char *service, unsigned int family, __u32 ai_flags,
+		  __u32 flags, __u64 context);
+int rai_resolve(int fd, struct rdma_addrinfo_resolve *req);
+
+/*
+ * Synchronous RESOLVE of node/service.  Returns the ioctl's result (0 or
+ * -errno); on 0, *req holds handle, status and num_results.
+ */
+int rai_resolve_sync(int fd, const char *node, const char *service,
+		     unsigned int family, __u32 ai_flags,
+		     struct rdma_addrinfo_resolve *req);
+/* Asynchronous RESOLVE; on 0, *handle is the new handle. */
+int rai_resolve_async(int fd, const char *node, const char *service,
+		      unsigned int family, __u32 ai_flags, __u64 context,
+		      __u32 *handle);
+
+/*
+ * QUERY the results of a handle into a fresh array (free() it).  On 0,
+ * *res holds *n results (total == copied checked by the caller if wanted).
+ */
+int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
+		  __u32 *n);
+int rai_query(int fd, struct rdma_addrinfo_query *q);
+int rai_destroy(int fd, __u32 handle, __u32 *events_dropped);
+int rai_get_event(int fd, struct rdma_addrinfo_event *ev);
+/* poll() for POLLIN up to timeout_ms, then GET_EVENT: -ETIMEDOUT if none. */
+int rai_wait_event(int fd, struct rdma_addrinfo_event *ev, int timeout_ms);
+/* Is an event readable right now (poll with timeout 0)? */
+bool rai_readable(int fd);
+
+/*
+ * The fd still works: GET_INFO succeeds and a synchronous numeric
+ * RESOLVE of 127.0.0.1 resolves, queries and destroys.  0 or -errno
+ * (-EPROTO for a wrong answer).
+ */
+int rai_fd_works(int fd);
+
+/* ---- addresses -------------------------------------------------------- */
+
+/* "192.0.2.1:80", "[fe80::1%2]:80", "ib:fe80::...(sid 0x...)"; never NULL. */
+const char *rai_fmt_addr(const void *addr, __u32 len, char *buf, size_t size);
+/* Address family stored at the head of a result address. */
+unsigned int rai_addr_family(const void *addr, __u32 len);
+/* inet_ntop of the IP (or GID) only, without port. */
+const char *rai_addr_ip(const void *addr, __u32 len, char *buf, size_t size);
+/* Port (host order) of an AF_INET/AF_INET6 address, -1 otherwise. */
+int rai_addr_port(const void *addr, __u32 len);
+/* Does the result list hold a destination with this IP text? */
+int rai_count_dst(const struct rdma_addrinfo_result *res, __u32 n,
+		  const char *ip);
+/* Log every result to stderr (debug help). */
+void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n);
+
+/* ---- upcalls ---------------------------------------------------------- */
+
+/*
+ * Route the dns_resolver upcall through a wrapper script that appends the
+ * key id to a counter file before exec'ing /sbin/key.dns_resolver, and
+ * waits while a hold file exists (to make lookups slow on demand).  Needs
+ * root and a writable /etc (the VM).  0 or -errno.
+ */
+int rai_upcall_counter_install(void);
+/* Restore the original request-key.conf. */
+void rai_upcall_counter_remove(void);
+/* Number of upcalls since install (lines of the counter file), or -errno. */
+long rai_upcall_count(void);
+/* While held, every upcall waits in the wrapper (after being counted). */
+int rai_upcall_hold(bool on);
+/* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
+int rai_upcall_wait_count(long target, int timeout_ms);
+
+/* A name under the test zone that exists nowhere and was never asked. */
+const char *rai_unique_name(char *buf, size_t size, const char *tag);
+
+/* ---- misc ------------------------------------------------------------- */
+
+/* Environment variable or a default. */
+const char *rai_env(const char *name, const char *dflt);
+/* Milliseconds of CLOCK_MONOTONIC. */
+long long rai_now_ms(void);
+/* system(3) of a formatted command: its exit status, or -1. */
+int rai_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Module unload/reload (VM only): 0 or -errno. */
+int rai_module_unload(void);
+/* insmod $RAI_REPO/rdma_addrinfo.ko with params (NULL: $RAI_MODULE_PARAMS). */
+int rai_module_load(const char *params);
+bool rai_module_loaded(void);
+
+/* Stop/restart the test DNS server (dnsmasq of the VM world). */
+int rai_dns_stop(void);
+int rai_dns_start(void);
+
+#endif /* RAI_TEST_H */

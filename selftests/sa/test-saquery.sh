@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# In the test VM: validate sa_responder with an independent SA client,
+# saquery(8) (infiniband-diags), through saquery_shim.so.
+# usage: test-saquery.sh BUILD_DIR   (sa_responder and saquery_shim.so)
+set -u
+build=$(cd "${1:-.}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+dev_a=${RAI_IBDEV_A:-rxe0} dev_b=${RAI_IBDEV_B:-rxe1}
+ip_a=${RAI_IP6_A:-fd00::1} ip_b=${RAI_IP6_B:-fd00::2}
+work=$(mktemp -d /run/sa-test.XXXXXX)
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok $*"; }
+nok() { fail=$((fail + 1)); echo "not ok $*"; }
+
+# Index of the RoCEv2 GID $2 on port 1 of $1.
+gid_index() {
+	local full i d=/sys/class/infiniband/$1/ports/1
+	full=$(python3 -c "import ipaddress,sys; print(ipaddress.ip_address(sys.argv[1]).exploded)" "$2")
+	for i in $(seq 0 31); do
+		[ "$(cat "$d/gids/$i" 2>/dev/null)" = "$full" ] &&
+			[ "$(cat "$d/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "$i"; return; }
+	done
+}
+
+"$build/sa_responder" -d "$dev_b" -f "$here/records.example" \
+	-n "$work/count" -P "$work/pid" 2> "$work/resp.err" &
+resp=$!
+for _ in $(seq 50); do [ -s "$work/pid" ] && break; sleep 0.1; done
+
+export LD_PRELOAD=$build/saquery_shim.so SA_SHIM_DGID=$ip_b
+SA_SHIM_SGID_INDEX=$(gid_index "$dev_a" "$ip_a")
+export SA_SHIM_SGID_INDEX
+
+sq() { timeout 60 saquery -t 5000 -C "$dev_a" -P 1 "$@"; }
+
+out=$(sq SR)
+n=$(grep -c '^ServiceRecord dump' <<< "$out")
+[ "$n" = 14 ] && ok "saquery SR: 14 records (13 RMPP segments)" ||
+	nok "saquery SR: $n records"
+grep -q 'ServiceID\.*0x1000000000000002' <<< "$out" &&
+	grep -q 'ServiceName\.*svc-b' <<< "$out" &&
+	grep -q 'ServiceData8.1\.*0x1$' <<< "$out" &&
+	grep -q 'ServiceData8.8\.*0x8$' <<< "$out" &&
+	grep -q 'ServiceGID\.*fd00::2' <<< "$out" &&
+	ok "saquery SR: fields of svc-b" || nok "saquery SR: fields of svc-b"
+
+out=$(sq PR --sgid-to-dgid "$ip_a-$ip_b")
+grep -q "dgid\.*$ip_b\$" <<< "$out" && grep -q "sgid\.*$ip_a\$" <<< "$out" &&
+	grep -q 'pkey\.*0xFFFF' <<< "$out" && grep -q 'mtu\.*0x84' <<< "$out" &&
+	grep -q 'rate\.*0x87' <<< "$out" &&
+	grep -q 'num_path_revers\.*0x81' <<< "$out" &&
+	grep -q 'hop_flow_raw\.*0x40' <<< "$out" &&
+	ok "saquery PR by SGID/DGID: fields" || nok "saquery PR: $out"
+
+out=$(sq PR --sgid-to-dgid "$ip_a-fd00::99" 2>&1)
+grep -q 'PathRecord dump' <<< "$out" && nok "saquery PR no match: $out" ||
+	ok "saquery PR unknown DGID: no record"
+
+echo "mode=status" > "$work/ctl"
+kill "$resp"; wait "$resp" 2>/dev/null
+"$build/sa_responder" -d "$dev_b" -f "$here/records.example" \
+	-n "$work/count" -c "$work/ctl" -P "$work/pid2" 2>> "$work/resp.err" &
+resp=$!
+for _ in $(seq 50); do [ -s "$work/pid2" ] && break; sleep 0.1; done
+out=$(sq SR 2>&1)
+grep -qi 'status\|fail\|error' <<< "$out" && ! grep -q 'ServiceRecord dump' <<< "$out" &&
+	ok "mode=status: saquery reports an error" || nok "mode=status: $out"
+c=$(cat "$work/count")
+[ "$c" -ge 1 ] && ok "MAD count file: $c" || nok "MAD count file: $c"
+
+kill "$resp"; wait "$resp" 2>/dev/null
+unset LD_PRELOAD
+rm -rf "$work"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
