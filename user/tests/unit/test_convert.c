@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* Kernel results (struct rdma_addrinfo_result) to struct rdma_addrinfo. */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <string.h>
+#include <infiniband/sa.h>
+
+#include "kselftest_harness.h"
+#include "convert.h"
+
+static void set_inet(struct rdma_addrinfo_result *r, __u8 *bytes, __u32 *len,
+		     const char *addr, unsigned short port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+
+	inet_pton(AF_INET, addr, &sin.sin_addr);
+	memcpy(bytes, &sin, sizeof(sin));
+	*len = sizeof(sin);
+	r->family = AF_INET;
+}
+
+TEST(inet_result_keeps_addresses_and_types)
+{
+	struct rdma_addrinfo_result r = { .port_space = RDMA_PS_TCP,
+					  .qp_type = IBV_QPT_RC };
+	struct rdma_addrinfo *ai = NULL;
+	struct sockaddr_in *dst, *src;
+
+	set_inet(&r, r.dst_addr, &r.dst_len, "192.0.2.10", 7471);
+	set_inet(&r, r.src_addr, &r.src_len, "192.0.2.1", 0);
+	ASSERT_EQ(0, rai_convert_result(&r, &ai));
+	EXPECT_EQ(AF_INET, ai->ai_family);
+	EXPECT_EQ(RDMA_PS_TCP, ai->ai_port_space);
+	EXPECT_EQ(IBV_QPT_RC, ai->ai_qp_type);
+	EXPECT_EQ(0, ai->ai_flags);
+	ASSERT_EQ(sizeof(*dst), ai->ai_dst_len);
+	ASSERT_EQ(sizeof(*src), ai->ai_src_len);
+	dst = (struct sockaddr_in *)ai->ai_dst_addr;
+	src = (struct sockaddr_in *)ai->ai_src_addr;
+	EXPECT_EQ(htonl(0xc000020a), dst->sin_addr.s_addr);
+	EXPECT_EQ(htons(7471), dst->sin_port);
+	EXPECT_EQ(htonl(0xc0000201), src->sin_addr.s_addr);
+	EXPECT_EQ(NULL, ai->ai_route);
+	EXPECT_EQ(0, ai->ai_route_len);
+	EXPECT_EQ(NULL, ai->ai_next);
+	rai_free_list(ai);
+}
+
+TEST(inet6_result_is_a_sockaddr_in6)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_port = htons(1) };
+	struct rdma_addrinfo_result r = { .family = AF_INET6,
+					  .dst_len = sizeof(sin6) };
+	struct rdma_addrinfo *ai = NULL;
+
+	inet_pton(AF_INET6, "2001:db8::10", &sin6.sin6_addr);
+	memcpy(r.dst_addr, &sin6, sizeof(sin6));
+	ASSERT_EQ(0, rai_convert_result(&r, &ai));
+	ASSERT_EQ(AF_INET6, ai->ai_family);
+	ASSERT_EQ(sizeof(sin6), ai->ai_dst_len);
+	ASSERT_EQ(0, memcmp(ai->ai_dst_addr, &sin6, sizeof(sin6)));
+	ASSERT_EQ(NULL, ai->ai_src_addr);
+	ASSERT_EQ(0, ai->ai_src_len);
+	rai_free_list(ai);
+}
+
+TEST(ib_result_is_a_sockaddr_ib_with_service_id)
+{
+	struct sockaddr_ib sib = { .sib_family = AF_IB,
+				   .sib_sid = htobe64(0x1000000000000001ULL),
+				   .sib_sid_mask = htobe64(~0ULL) };
+	struct rdma_addrinfo_result r = { .family = AF_IB,
+					  .port_space = RDMA_PS_IB,
+					  .dst_len = sizeof(sib) };
+	struct rdma_addrinfo *ai = NULL;
+
+	memcpy(r.dst_addr, &sib, sizeof(sib));
+	ASSERT_EQ(0, rai_convert_result(&r, &ai));
+	ASSERT_EQ(AF_IB, ai->ai_family);
+	ASSERT_EQ(RDMA_PS_IB, ai->ai_port_space);
+	ASSERT_EQ(sizeof(sib), ai->ai_dst_len);
+	ASSERT_EQ(htobe64(0x1000000000000001ULL),
+		  ((struct sockaddr_ib *)ai->ai_dst_addr)->sib_sid);
+	rai_free_list(ai);
+}
+
+TEST(passive_result_has_no_destination)
+{
+	struct rdma_addrinfo_result r = { .ai_flags = RDMA_ADDRINFO_RAI_PASSIVE };
+	struct rdma_addrinfo *ai = NULL;
+
+	set_inet(&r, r.src_addr, &r.src_len, "0.0.0.0", 7471);
+	ASSERT_EQ(0, rai_convert_result(&r, &ai));
+	ASSERT_EQ(RAI_PASSIVE, ai->ai_flags);
+	ASSERT_EQ(0, ai->ai_dst_len);
+	ASSERT_EQ(NULL, ai->ai_dst_addr);
+	ASSERT_EQ(sizeof(struct sockaddr_in), ai->ai_src_len);
+	rai_free_list(ai);
+}
+
+TEST(route_is_one_ibv_path_data_around_the_path_record)
+{
+	struct rdma_addrinfo_result r = { .route_len =
+					  RDMA_ADDRINFO_PATH_RECORD_SIZE };
+	struct rdma_addrinfo *ai = NULL;
+	struct ibv_path_data *path;
+	unsigned int i;
+
+	set_inet(&r, r.dst_addr, &r.dst_len, "192.0.2.10", 1);
+	for (i = 0; i < sizeof(r.route); i++)
+		r.route[i] = i + 1;
+	ASSERT_EQ(0, rai_convert_result(&r, &ai));
+	ASSERT_EQ(sizeof(struct ibv_path_data), ai->ai_route_len);
+	path = ai->ai_route;
+	EXPECT_EQ(IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY |
+		  IBV_PATH_FLAG_BIDIRECTIONAL, path->flags);
+	EXPECT_EQ(0, memcmp(&path->path, r.route, sizeof(r.route)));
+	rai_free_list(ai);
+}
+
+TEST(length_not_matching_family_is_eai_fail_eproto)
+{
+	struct rdma_addrinfo_result r = { 0 };
+	struct rdma_addrinfo *ai = NULL;
+
+	set_inet(&r, r.dst_addr, &r.dst_len, "192.0.2.10", 1);
+	r.dst_len = sizeof(struct sockaddr_in6);
+	errno = 0;
+	ASSERT_EQ(EAI_FAIL, rai_convert_result(&r, &ai));
+	ASSERT_EQ(EPROTO, errno);
+	ASSERT_EQ(NULL, ai);
+}
+
+TEST(bad_route_length_or_family_is_eai_fail)
+{
+	struct rdma_addrinfo_result r = { 0 };
+	struct rdma_addrinfo *ai = NULL;
+
+	set_inet(&r, r.dst_addr, &r.dst_len, "192.0.2.10", 1);
+	r.route_len = 10;
+	ASSERT_EQ(EAI_FAIL, rai_convert_result(&r, &ai));
+	r.route_len = 0;
+	r.family = AF_UNIX;
+	ASSERT_EQ(EAI_FAIL, rai_convert_result(&r, &ai));
+	r.family = AF_INET;
+	r.src_len = RDMA_ADDRINFO_ADDR_SIZE + 1;
+	ASSERT_EQ(EAI_FAIL, rai_convert_result(&r, &ai));
+}
+
+TEST(every_result_is_chained_in_kernel_order)
+{
+	struct rdma_addrinfo_result r[3];
+	struct rdma_addrinfo *list = NULL, *ai;
+	const char *addrs[3] = { "192.0.2.10", "192.0.2.11", "192.0.2.12" };
+	char buf[INET_ADDRSTRLEN];
+	int i = 0;
+
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < 3; i++)
+		set_inet(&r[i], r[i].dst_addr, &r[i].dst_len, addrs[i], 1);
+	ASSERT_EQ(0, rai_convert_results(r, 3, &list));
+	for (ai = list, i = 0; ai; ai = ai->ai_next, i++) {
+		ASSERT_LT(i, 3);
+		inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_dst_addr)->sin_addr,
+			  buf, sizeof(buf));
+		EXPECT_STREQ(addrs[i], buf);
+	}
+	EXPECT_EQ(3, i);
+	rai_free_list(list);
+}
+
+TEST(a_bad_result_fails_the_whole_chain)
+{
+	struct rdma_addrinfo_result r[2];
+	struct rdma_addrinfo *list = (void *)1;
+
+	memset(r, 0, sizeof(r));
+	set_inet(&r[0], r[0].dst_addr, &r[0].dst_len, "192.0.2.10", 1);
+	set_inet(&r[1], r[1].dst_addr, &r[1].dst_len, "192.0.2.11", 1);
+	r[1].dst_len = 3;
+	ASSERT_EQ(EAI_FAIL, rai_convert_results(r, 2, &list));
+	ASSERT_EQ((void *)1, list);
+}
+
+TEST(no_results_is_an_empty_chain)
+{
+	struct rdma_addrinfo *list = (void *)1;
+
+	ASSERT_EQ(0, rai_convert_results(NULL, 0, &list));
+	ASSERT_EQ(NULL, list);
+}
+
+TEST(free_of_null_list_is_harmless)
+{
+	rai_free_list(NULL);
+}
+
+TEST_HARNESS_MAIN

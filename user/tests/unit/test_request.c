@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* The argument checks of rdma_getaddrinfo(3) and the RESOLVE command. */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "request.h"
+#include "status.h"
+
+TEST(node_service_and_hints_all_absent_is_eai_noname)
+{
+	ASSERT_EQ(EAI_NONAME, rai_check_hints(NULL, NULL, NULL));
+}
+
+TEST(hints_without_node_service_or_passive_is_eai_noname)
+{
+	struct rdma_addrinfo hints = { 0 };
+
+	ASSERT_EQ(EAI_NONAME, rai_check_hints(NULL, NULL, &hints));
+}
+
+TEST(passive_hints_alone_are_enough)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
+
+	ASSERT_EQ(0, rai_check_hints(NULL, NULL, &hints));
+}
+
+TEST(node_or_service_alone_is_enough)
+{
+	ASSERT_EQ(0, rai_check_hints("host", NULL, NULL));
+	ASSERT_EQ(0, rai_check_hints(NULL, "7471", NULL));
+}
+
+TEST(rai_sa_with_rai_dns_is_eai_badflags)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA | RAI_DNS };
+
+	ASSERT_EQ(EAI_BADFLAGS, rai_check_hints(NULL, "0x10", &hints));
+}
+
+TEST(unknown_flag_is_eai_badflags)
+{
+	struct rdma_addrinfo hints = { .ai_flags = 0x40 };
+
+	ASSERT_EQ(EAI_BADFLAGS, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(rai_sa_with_node_is_rejected)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+
+	ASSERT_EQ(EAI_BADFLAGS, rai_check_hints("host", "0x10", &hints));
+	ASSERT_EQ(0, rai_check_hints(NULL, "0x10", &hints));
+}
+
+TEST(unsupported_family_is_eai_family)
+{
+	struct rdma_addrinfo hints = { .ai_family = AF_UNIX };
+
+	ASSERT_EQ(EAI_FAMILY, rai_check_hints("host", NULL, &hints));
+	hints.ai_family = AF_IB;
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	hints.ai_family = AF_INET6;
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(unsupported_source_family_is_eai_family)
+{
+	struct sockaddr sa = { .sa_family = AF_UNIX };
+	struct rdma_addrinfo hints = { .ai_src_addr = &sa,
+				       .ai_src_len = sizeof(sa) };
+
+	ASSERT_EQ(EAI_FAMILY, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(ud_with_rdma_ps_tcp_is_eai_qptype)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD,
+				       .ai_port_space = RDMA_PS_TCP };
+
+	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(rc_with_rdma_ps_udp_is_eai_qptype)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_RC,
+				       .ai_port_space = RDMA_PS_UDP };
+
+	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(consistent_qp_type_and_port_space_are_accepted)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD,
+				       .ai_port_space = RDMA_PS_UDP };
+
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	hints.ai_port_space = RDMA_PS_IB;
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	hints.ai_qp_type = IBV_QPT_RC;
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	hints.ai_port_space = RDMA_PS_TCP;
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(unknown_qp_type_or_port_space_is_eai_qptype)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = 99 };
+
+	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+	hints.ai_qp_type = 0;
+	hints.ai_port_space = 0x1234;
+	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+}
+
+TEST(request_carries_node_bytes_and_length)
+{
+	struct rai_request req;
+	const char *node = "node.example";
+
+	ASSERT_EQ(0, rai_build_request(&req, node, NULL, NULL));
+	ASSERT_EQ((uintptr_t)node, req.cmd.node);
+	ASSERT_EQ(strlen(node), req.cmd.node_len);
+	ASSERT_EQ(0, req.cmd.service);
+	ASSERT_EQ(0, req.cmd.service_len);
+	ASSERT_EQ(0, req.cmd.ai_flags);
+	ASSERT_EQ(0, req.cmd.reserved);
+}
+
+TEST(node_longer_than_255_bytes_is_eai_noname)
+{
+	struct rai_request req;
+	char node[RDMA_ADDRINFO_NAME_MAX + 2];
+
+	memset(node, 'a', sizeof(node) - 1);
+	node[sizeof(node) - 1] = '\0';
+	ASSERT_EQ(EAI_NONAME, rai_build_request(&req, node, NULL, NULL));
+	node[RDMA_ADDRINFO_NAME_MAX] = '\0';
+	ASSERT_EQ(0, rai_build_request(&req, node, NULL, NULL));
+}
+
+TEST(request_carries_mapped_service)
+{
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", NULL));
+	ASSERT_STREQ("7471", (const char *)(uintptr_t)req.cmd.service);
+	ASSERT_EQ(4, req.cmd.service_len);
+}
+
+TEST(request_carries_hints)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(0xc0000201) };
+	struct rdma_addrinfo hints = {
+		.ai_flags = RAI_NOROUTE | RAI_FAMILY,
+		.ai_family = AF_INET,
+		.ai_qp_type = IBV_QPT_RC,
+		.ai_port_space = RDMA_PS_TCP,
+		.ai_src_addr = (struct sockaddr *)&src,
+		.ai_src_len = sizeof(src),
+	};
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "host", NULL, &hints));
+	ASSERT_EQ(RAI_NOROUTE | RAI_FAMILY, req.cmd.ai_flags);
+	ASSERT_EQ(AF_INET, req.cmd.family);
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	ASSERT_EQ(RDMA_PS_TCP, req.cmd.port_space);
+	ASSERT_EQ(sizeof(src), req.cmd.src_len);
+	ASSERT_EQ(0, memcmp(req.cmd.src_addr, &src, sizeof(src)));
+	ASSERT_EQ(RAI_CTX_QP_PS, req.ctx);
+}
+
+TEST(destination_hint_becomes_numeric_node_and_port)
+{
+	struct sockaddr_in6 dst = { .sin6_family = AF_INET6,
+				    .sin6_port = htons(7471),
+				    .sin6_scope_id = 3 };
+	struct rdma_addrinfo hints = { .ai_dst_addr = (struct sockaddr *)&dst,
+				       .ai_dst_len = sizeof(dst) };
+	struct rai_request req;
+
+	inet_pton(AF_INET6, "fe80::1", &dst.sin6_addr);
+	ASSERT_EQ(0, rai_build_request(&req, NULL, NULL, &hints));
+	ASSERT_EQ(strlen("fe80::1%3"), req.cmd.node_len);
+	ASSERT_EQ(0, memcmp("fe80::1%3", (const char *)(uintptr_t)req.cmd.node,
+			    req.cmd.node_len));
+	ASSERT_STREQ("7471", (const char *)(uintptr_t)req.cmd.service);
+	ASSERT_TRUE(req.cmd.ai_flags & RAI_NUMERICHOST);
+}
+
+TEST(unknown_service_name_fails_the_request)
+{
+	struct rai_request req;
+
+	ASSERT_EQ(EAI_SERVICE,
+		  rai_build_request(&req, "host", "no-such-service", NULL));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* Kernel statuses and ioctl errors to rdma_getaddrinfo(3) EAI_* codes. */
+#include <errno.h>
+#include <string.h>
+#include <rdma/rdma_addrinfo.h>
+
+#include "kselftest_harness.h"
+#include "status.h"
+
+static int eai(int status, unsigned int ctx, int *err)
+{
+	*err = 0;
+	return rai_eai_from_status(status, ctx, err);
+}
+
+TEST(success_is_zero)
+{
+	int err;
+
+	ASSERT_EQ(0, eai(0, 0, &err));
+	ASSERT_EQ(0, err);
+}
+
+TEST(nxdomain_is_eai_noname)
+{
+	int err;
+
+	ASSERT_EQ(EAI_NONAME, eai(-ENXIO, 0, &err));
+}
+
+TEST(name_without_addresses_is_eai_nodata)
+{
+	int err;
+
+	ASSERT_EQ(EAI_NODATA, eai(-ENODATA, 0, &err));
+}
+
+TEST(no_address_in_family_is_eai_addrfamily)
+{
+	int err;
+
+	ASSERT_EQ(EAI_ADDRFAMILY, eai(-EADDRNOTAVAIL, 0, &err));
+}
+
+TEST(family_not_served_is_eai_family)
+{
+	int err;
+
+	ASSERT_EQ(EAI_FAMILY, eai(-EAFNOSUPPORT, 0, &err));
+}
+
+TEST(temporary_failure_and_timeout_are_eai_again)
+{
+	int err;
+
+	ASSERT_EQ(EAI_AGAIN, eai(-EAGAIN, 0, &err));
+	ASSERT_EQ(EAI_AGAIN, eai(-ETIMEDOUT, 0, &err));
+}
+
+TEST(sa_error_status_and_bad_reply_are_eai_fail)
+{
+	int err;
+
+	ASSERT_EQ(EAI_FAIL, eai(-EREMOTEIO, 0, &err));
+	ASSERT_EQ(EAI_FAIL, eai(-EPROTO, 0, &err));
+}
+
+TEST(out_of_memory_is_eai_memory)
+{
+	int err;
+
+	ASSERT_EQ(EAI_MEMORY, eai(-ENOMEM, 0, &err));
+}
+
+TEST(einval_with_qp_type_and_port_space_is_eai_qptype)
+{
+	int err;
+
+	ASSERT_EQ(EAI_QPTYPE, eai(-EINVAL, RAI_CTX_QP_PS, &err));
+}
+
+TEST(einval_without_qp_type_is_eai_system_einval)
+{
+	int err;
+
+	ASSERT_EQ(EAI_SYSTEM, eai(-EINVAL, 0, &err));
+	ASSERT_EQ(EINVAL, err);
+}
+
+TEST(other_errors_are_eai_system_with_errno)
+{
+	int err;
+
+	ASSERT_EQ(EAI_SYSTEM, eai(-ENODEV, 0, &err));
+	ASSERT_EQ(ENODEV, err);
+	ASSERT_EQ(EAI_SYSTEM, eai(-EHOSTUNREACH, 0, &err));
+	ASSERT_EQ(EHOSTUNREACH, err);
+	ASSERT_EQ(EAI_SYSTEM, eai(-EMFILE, RAI_CTX_QP_PS, &err));
+	ASSERT_EQ(EMFILE, err);
+}
+
+TEST(eai_qptype_is_outside_glibc_range)
+{
+	ASSERT_NE(EAI_SYSTEM, EAI_QPTYPE);
+	ASSERT_NE(EAI_OVERFLOW, EAI_QPTYPE);
+	ASSERT_LT(EAI_QPTYPE, EAI_IDN_ENCODE);
+}
+
+TEST(strerror_knows_eai_qptype)
+{
+	ASSERT_NE(NULL, strstr(rdma_addrinfo_strerror(EAI_QPTYPE), "qp_type"));
+	ASSERT_STREQ(gai_strerror(EAI_NONAME),
+		     rdma_addrinfo_strerror(EAI_NONAME));
+}
+
+TEST(async_errors_map_to_errno)
+{
+	ASSERT_EQ(EINVAL, rai_errno_from_eai(EAI_BADFLAGS));
+	ASSERT_EQ(EINVAL, rai_errno_from_eai(EAI_NONAME));
+	ASSERT_EQ(EINVAL, rai_errno_from_eai(EAI_QPTYPE));
+	ASSERT_EQ(EAFNOSUPPORT, rai_errno_from_eai(EAI_FAMILY));
+	ASSERT_EQ(ENOENT, rai_errno_from_eai(EAI_SERVICE));
+	ASSERT_EQ(ENOMEM, rai_errno_from_eai(EAI_MEMORY));
+}
+
+TEST_HARNESS_MAIN
