@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Every validation path of every ioctl of /dev/infiniband/rdma_addrinfo,
+ * one test per path, against the errnos of the ABI header; after each
+ * rejected call the fd must still work (GET_INFO and a numeric RESOLVE,
+ * QUERY and DESTROY succeed).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+#define PEER4	"192.168.77.2"
+
+FIXTURE(val) {
+	int fd;
+	char *page;	/* a readable page followed by ... */
+	char *bad;	/* ... a PROT_NONE page */
+};
+
+FIXTURE_SETUP(val)
+{
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", RAI_DEV_PATH,
+				      strerror(-self->fd));
+	self->page = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->page);
+	self->bad = self->page + 4096;
+	ASSERT_EQ(0, mprotect(self->bad, 4096, PROT_NONE));
+}
+
+FIXTURE_TEARDOWN(val)
+{
+	if (self->page && self->page != MAP_FAILED)
+		munmap(self->page, 2 * 4096);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* The check every test ends with. */
+#define FD_STILL_WORKS() \
+	EXPECT_EQ(0, rai_fd_works(self->fd)) \
+		TH_LOG("the fd no longer works after the rejected call")
+
+/* A valid asynchronous numeric request, to be spoiled by one field. */
+static void valid_req(struct rdma_addrinfo_resolve *r)
+{
+	rai_req_init(r, PEER4, "4791", AF_INET, RDMA_ADDRINFO_RAI_NUMERICHOST,
+		     0, 0x1234);
+}
+
+/* RESOLVE that must fail: -errno, or 0 (and the request is cleaned up). */
+static int resolve_err(int fd, struct rdma_addrinfo_resolve *r)
+{
+	int ret = rai_resolve(fd, r);
+
+	if (!ret)
+		rai_destroy(fd, r->handle, NULL);
+	return ret;
+}
+
+/* A completed numeric request (sync), its handle. */
+static int done_req(int fd, __u32 *handle)
+{
+	struct rdma_addrinfo_resolve r;
+	int ret = rai_resolve_sync(fd, PEER4, "4791", AF_INET,
+				   RDMA_ADDRINFO_RAI_NUMERICHOST, &r);
+
+	if (ret)
+		return ret;
+	if (r.status)
+		return r.status;
+	*handle = r.handle;
+	return 0;
+}
+
+/* An asynchronous numeric request whose event is queued. */
+static int queued_event(int fd, __u32 *handle, __u64 ctx)
+{
+	struct rdma_addrinfo_resolve r;
+	long long end = rai_now_ms() + 5000;
+	int ret;
+
+	valid_req(&r);
+	r.context = ctx;
+	ret = rai_resolve(fd, &r);
+	if (ret)
+		return ret;
+	*handle = r.handle;
+	while (!rai_readable(fd)) {
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* ---- GET_INFO --------------------------------------------------------- */
+
+TEST_F(val, get_info_bad_arg_pointer_efault)
+{
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO,
+				     self->bad));
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO,
+				     NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, get_info_reports_this_abi)
+{
+	struct rdma_addrinfo_info info;
+	__u32 all_rai = RDMA_ADDRINFO_RAI_PASSIVE |
+		RDMA_ADDRINFO_RAI_NUMERICHOST | RDMA_ADDRINFO_RAI_NOROUTE |
+		RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_SA |
+		RDMA_ADDRINFO_RAI_DNS;
+
+	/* Output fields that the module fails to write show as 0xa5. */
+	memset(&info, 0xa5, sizeof(info));
+	ASSERT_EQ(0, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO, &info));
+	EXPECT_EQ(RDMA_ADDRINFO_ABI_VERSION, info.abi_version);
+	EXPECT_EQ(sizeof(struct rdma_addrinfo_result), info.result_size);
+	EXPECT_EQ(RDMA_ADDRINFO_NAME_MAX, info.max_name_len);
+	EXPECT_EQ(RDMA_ADDRINFO_SERVICE_MAX, info.max_service_len);
+	EXPECT_EQ(all_rai, info.ai_flags_supported & all_rai);
+	EXPECT_EQ(RDMA_ADDRINFO_RESOLVE_SYNC, info.resolve_flags_supported);
+	EXPECT_EQ(RDMA_ADDRINFO_FEATURE_NUMERIC | RDMA_ADDRINFO_FEATURE_DNS,
+		  info.features & (RDMA_ADDRINFO_FEATURE_NUMERIC |
+				   RDMA_ADDRINFO_FEATURE_DNS));
+	EXPECT_NE(0, info.max_results);
+	EXPECT_NE(0, info.max_requests_per_fd);
+	EXPECT_LE(info.max_requests_per_fd, info.max_requests_total);
+	EXPECT_NE(0, info.max_upcalls);
+	EXPECT_EQ(0, info.requests);
+	EXPECT_EQ(0, info.reserved[0]);
+	EXPECT_EQ(0, info.reserved[1]);
+	FD_STILL_WORKS();
+}
+
+/* ---- RESOLVE ---------------------------------------------------------- */
+
+TEST_F(val, resolve_bad_arg_pointer_efault)
+{
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE,
+				     self->bad));
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE,
+				     NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_bad_node_pointer_efault)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.node = (uintptr_t)self->bad;
+	EXPECT_EQ(-EFAULT, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_node_running_into_unmapped_page_efault)
+{
+	struct rdma_addrinfo_resolve r;
+	char *node = self->bad - 4;
+
+	memcpy(node, "192.", 4);	/* "192." then the PROT_NONE page */
+	valid_req(&r);
+	r.node = (uintptr_t)node;
+	r.node_len = 12;
+	EXPECT_EQ(-EFAULT, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_bad_service_pointer_efault)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.service = (uintptr_t)self->bad;
+	EXPECT_EQ(-EFAULT, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_reserved_nonzero_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.reserved = 1;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_unknown_ai_flags_einval)
+{
+	struct rdma_addrinfo_resolve r;
+	int bit;
+
+	for (bit = 6; bit < 32; bit++) {
+		valid_req(&r);
+		r.ai_flags |= 1u << bit;
+		EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r))
+			TH_LOG("ai_flags bit %d accepted", bit);
+	}
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_unknown_flags_einval)
+{
+	struct rdma_addrinfo_resolve r;
+	int bit;
+
+	for (bit = 1; bit < 32; bit++) {
+		valid_req(&r);
+		r.flags |= 1u << bit;
+		EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r))
+			TH_LOG("flags bit %d accepted", bit);
+	}
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_zero_length_node_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.node_len = 0;		/* node pointer still set */
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_node_len_without_node_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.node = 0;		/* node_len still 12 */
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_node_one_byte_too_long_enametoolong)
+{
+	struct rdma_addrinfo_resolve r;
+	char name[RDMA_ADDRINFO_NAME_MAX + 1];
+
+	memset(name, 'a', sizeof(name));
+	valid_req(&r);
+	r.ai_flags = 0;
+	r.node = (uintptr_t)name;
+	r.node_len = sizeof(name);
+	EXPECT_EQ(-ENAMETOOLONG, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_node_len_huge_enametoolong)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.node_len = 0xffffffffu;
+	EXPECT_EQ(-ENAMETOOLONG, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_node_of_name_max_bytes_accepted)
+{
+	struct rdma_addrinfo_resolve r;
+	char name[RDMA_ADDRINFO_NAME_MAX];
+	int i;
+
+	/* Labels of 63 bytes: a valid DNS name of exactly 255 bytes. */
+	memset(name, 'a', sizeof(name));
+	for (i = 63; i < (int)sizeof(name); i += 64)
+		name[i] = '.';
+	valid_req(&r);
+	r.ai_flags = 0;
+	r.node = (uintptr_t)name;
+	r.node_len = sizeof(name);
+	ASSERT_EQ(0, rai_resolve(self->fd, &r));
+	EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_nul_in_node_einval)
+{
+	static const char name[] = "peer\0.rai.test";
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.ai_flags = 0;
+	r.node = (uintptr_t)name;
+	r.node_len = sizeof(name) - 1;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_service_one_byte_too_long_enametoolong)
+{
+	struct rdma_addrinfo_resolve r;
+	char svc[RDMA_ADDRINFO_SERVICE_MAX + 1];
+
+	memset(svc, '1', sizeof(svc));
+	valid_req(&r);
+	r.service = (uintptr_t)svc;
+	r.service_len = sizeof(svc);
+	EXPECT_EQ(-ENAMETOOLONG, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_zero_length_service_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.service_len = 0;	/* service pointer still set */
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_service_len_without_service_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.service = 0;		/* service_len still 4 */
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_bad_family_einval)
+{
+	static const __u16 bad[] = { AF_UNIX, AF_PACKET, AF_NETLINK, 0xffff };
+	struct rdma_addrinfo_resolve r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		valid_req(&r);
+		r.family = bad[i];
+		EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r))
+			TH_LOG("family %u accepted", bad[i]);
+	}
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_qp_ud_with_ps_tcp_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.qp_type = RDMA_ADDRINFO_QPT_UD;
+	r.port_space = RDMA_ADDRINFO_PS_TCP;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_qp_rc_with_ps_udp_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.qp_type = RDMA_ADDRINFO_QPT_RC;
+	r.port_space = RDMA_ADDRINFO_PS_UDP;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_qp_uc_with_ps_ipoib_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.qp_type = RDMA_ADDRINFO_QPT_UC;
+	r.port_space = RDMA_ADDRINFO_PS_IPOIB;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_consistent_qp_and_port_space_accepted)
+{
+	static const struct { __u32 qpt; __u16 ps; } ok[] = {
+		{ RDMA_ADDRINFO_QPT_RC, RDMA_ADDRINFO_PS_TCP },
+		{ RDMA_ADDRINFO_QPT_RC, RDMA_ADDRINFO_PS_IB },
+		{ RDMA_ADDRINFO_QPT_UC, RDMA_ADDRINFO_PS_TCP },
+		{ RDMA_ADDRINFO_QPT_UD, RDMA_ADDRINFO_PS_UDP },
+		{ RDMA_ADDRINFO_QPT_UD, RDMA_ADDRINFO_PS_IPOIB },
+		{ RDMA_ADDRINFO_QPT_UD, RDMA_ADDRINFO_PS_IB },
+		{ 0, RDMA_ADDRINFO_PS_UDP },
+		{ RDMA_ADDRINFO_QPT_UD, 0 },
+	};
+	struct rdma_addrinfo_resolve r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		valid_req(&r);
+		r.flags = RDMA_ADDRINFO_RESOLVE_SYNC;
+		r.qp_type = ok[i].qpt;
+		r.port_space = ok[i].ps;
+		EXPECT_EQ(0, resolve_err(self->fd, &r))
+			TH_LOG("qp_type %u port_space 0x%x rejected",
+			       ok[i].qpt, ok[i].ps);
+	}
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_unknown_qp_type_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.qp_type = 99;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_unknown_port_space_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.port_space = 0x0999;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_rai_sa_with_rai_dns_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC,
+		     RDMA_ADDRINFO_RAI_SA | RDMA_ADDRINFO_RAI_DNS, 0, 0);
+	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+	r.port_num = 1;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_rai_sa_with_node_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	rai_req_init(&r, "peer.rai.test", "0x1000", AF_UNSPEC,
+		     RDMA_ADDRINFO_RAI_SA, 0, 0);
+	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+	r.port_num = 1;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_rai_sa_without_ibdev_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC, RDMA_ADDRINFO_RAI_SA, 0, 0);
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_no_node_no_service_no_passive_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	rai_req_init(&r, NULL, NULL, AF_INET, 0, 0, 0);
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_src_len_larger_than_addr_size_einval)
+{
+	struct rdma_addrinfo_resolve r;
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	valid_req(&r);
+	memcpy(r.src_addr, &sin, sizeof(sin));
+	r.src_len = RDMA_ADDRINFO_ADDR_SIZE + 1;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_ibdev_name_not_nul_terminated_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	memset(r.ibdev_name, 'x', sizeof(r.ibdev_name));
+	r.port_num = 1;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+/* ---- QUERY ------------------------------------------------------------ */
+
+TEST_F(val, query_bad_arg_pointer_efault)
+{
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_QUERY,
+				     self->bad));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_bad_results_pointer_efault)
+{
+	struct rdma_addrinfo_query q;
+	__u32 h;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	memset(&q, 0, sizeof(q));
+	q.handle = h;
+	q.count = 1;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	q.results = (uintptr_t)self->bad;
+	EXPECT_EQ(-EFAULT, rai_query(self->fd, &q));
+	/* The request is intact. */
+	q.results = (uintptr_t)self->page;
+	q.count = 4096 / sizeof(struct rdma_addrinfo_result);
+	EXPECT_EQ(0, rai_query(self->fd, &q));
+	EXPECT_EQ(1, q.total);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_reserved_nonzero_einval)
+{
+	struct rdma_addrinfo_query q;
+	__u32 h;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	memset(&q, 0, sizeof(q));
+	q.handle = h;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	q.reserved = 1;
+	EXPECT_EQ(-EINVAL, rai_query(self->fd, &q));
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_wrong_result_size_einval)
+{
+	static const __u32 sizes[] = {
+		0, 8, sizeof(struct rdma_addrinfo_result) - 8,
+		sizeof(struct rdma_addrinfo_result) + 8, 0xffffffffu,
+	};
+	struct rdma_addrinfo_result res[2];
+	struct rdma_addrinfo_query q;
+	unsigned int i;
+	__u32 h;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		memset(&q, 0, sizeof(q));
+		q.handle = h;
+		q.results = (uintptr_t)res;
+		q.count = 1;
+		q.result_size = sizes[i];
+		EXPECT_EQ(-EINVAL, rai_query(self->fd, &q))
+			TH_LOG("result_size %u accepted", sizes[i]);
+	}
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_unknown_handle_enoent)
+{
+	struct rdma_addrinfo_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.handle = 12345;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	EXPECT_EQ(-ENOENT, rai_query(self->fd, &q));
+	q.handle = 0xffffffffu;
+	EXPECT_EQ(-ENOENT, rai_query(self->fd, &q));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_handle_zero_enoent)
+{
+	struct rdma_addrinfo_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	EXPECT_EQ(-ENOENT, rai_query(self->fd, &q));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_count_zero_reports_total_copies_nothing)
+{
+	struct rdma_addrinfo_query q;
+	__u32 h;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	memset(&q, 0, sizeof(q));
+	q.handle = h;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	q.copied = 77;
+	EXPECT_EQ(0, rai_query(self->fd, &q));
+	EXPECT_EQ(1, q.total);
+	EXPECT_EQ(0, q.copied);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_buffer_too_small_reports_total_copies_count)
+{
+	struct rdma_addrinfo_result *res;
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_query q;
+	unsigned char *tail;
+	size_t i;
+
+	/* multi.rai.test has 4 addresses (DNS, dnsmasq). */
+	ASSERT_EQ(0, rai_resolve_sync(self->fd, "multi.rai.test", "4791",
+				      AF_UNSPEC, 0, &r));
+	ASSERT_EQ(0, r.status);
+	ASSERT_EQ(4, r.num_results);
+	res = calloc(4, sizeof(*res));
+	ASSERT_NE(NULL, res);
+	memset(res, 0x5a, 4 * sizeof(*res));
+	memset(&q, 0, sizeof(q));
+	q.handle = r.handle;
+	q.results = (uintptr_t)res;
+	q.count = 1;
+	q.result_size = sizeof(*res);
+	EXPECT_EQ(0, rai_query(self->fd, &q));
+	EXPECT_EQ(4, q.total);
+	EXPECT_EQ(1, q.copied);
+	EXPECT_NE(0, res[0].dst_len);
+	/* Nothing beyond count was written. */
+	tail = (unsigned char *)&res[1];
+	for (i = 0; i < 3 * sizeof(*res); i++)
+		if (tail[i] != 0x5a)
+			break;
+	EXPECT_EQ(3 * sizeof(*res), i) TH_LOG("written past count");
+	q.count = 3;
+	EXPECT_EQ(0, rai_query(self->fd, &q));
+	EXPECT_EQ(4, q.total);
+	EXPECT_EQ(3, q.copied);
+	free(res);
+	EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, query_request_in_flight_ebusy)
+{
+	struct rdma_addrinfo_query q;
+	char name[128];
+	__u32 h;
+
+	/* An uncached name: its upcall takes far longer than the query. */
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name), "busy"),
+				       NULL, AF_UNSPEC, 0, 1, &h));
+	memset(&q, 0, sizeof(q));
+	q.handle = h;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	EXPECT_EQ(-EBUSY, rai_query(self->fd, &q));
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+/* ---- GET_EVENT and read() ---------------------------------------------- */
+
+TEST_F(val, get_event_empty_nonblocking_eagain)
+{
+	struct rdma_addrinfo_event ev;
+
+	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, get_event_bad_arg_pointer_efault_keeps_event)
+{
+	struct rdma_addrinfo_event ev;
+	__u32 h;
+
+	ASSERT_EQ(0, queued_event(self->fd, &h, 0xfeed));
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_EVENT,
+				     self->bad));
+	/* The event was not lost with the failed copy. */
+	EXPECT_EQ(0, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(0xfeed, ev.context);
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, read_empty_nonblocking_eagain)
+{
+	struct rdma_addrinfo_event ev;
+
+	EXPECT_EQ(-1, read(self->fd, &ev, sizeof(ev)));
+	EXPECT_EQ(EAGAIN, errno);
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, read_buffer_smaller_than_event_einval)
+{
+	struct rdma_addrinfo_event ev;
+	__u32 h;
+
+	ASSERT_EQ(0, queued_event(self->fd, &h, 0xbeef));
+	EXPECT_EQ(-1, read(self->fd, &ev, sizeof(ev) - 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, read(self->fd, &ev, 1));
+	EXPECT_EQ(EINVAL, errno);
+	/* The event is still there, whole. */
+	EXPECT_EQ((ssize_t)sizeof(ev), read(self->fd, &ev, sizeof(ev)));
+	EXPECT_EQ(0xbeef, ev.context);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, read_bad_buffer_efault_keeps_event)
+{
+	struct rdma_addrinfo_event ev;
+	__u32 h;
+
+	ASSERT_EQ(0, queued_event(self->fd, &h, 0xcafe));
+	EXPECT_EQ(-1, read(self->fd, self->bad, sizeof(ev)));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ((ssize_t)sizeof(ev), read(self->fd, &ev, sizeof(ev)));
+	EXPECT_EQ(0xcafe, ev.context);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+/* ---- DESTROY ---------------------------------------------------------- */
+
+TEST_F(val, destroy_bad_arg_pointer_efault)
+{
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY,
+				     self->bad));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, destroy_reserved_nonzero_einval)
+{
+	struct rdma_addrinfo_destroy d;
+	__u32 h;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	memset(&d, 0, sizeof(d));
+	d.handle = h;
+	d.reserved = 1;
+	EXPECT_EQ(-EINVAL, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY, &d));
+	/* Rejected means not destroyed. */
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, destroy_unknown_flags_einval)
+{
+	struct rdma_addrinfo_destroy d;
+	__u32 h;
+	int bit;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	for (bit = 0; bit < 32; bit++) {
+		memset(&d, 0, sizeof(d));
+		d.handle = h;
+		d.flags = 1u << bit;
+		EXPECT_EQ(-EINVAL,
+			  rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY, &d))
+			TH_LOG("destroy flag bit %d accepted", bit);
+	}
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, destroy_unknown_handle_enoent)
+{
+	EXPECT_EQ(-ENOENT, rai_destroy(self->fd, 4242, NULL));
+	EXPECT_EQ(-ENOENT, rai_destroy(self->fd, 0, NULL));
+	EXPECT_EQ(-ENOENT, rai_destroy(self->fd, 0xffffffffu, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, destroy_twice_enoent)
+{
+	__u32 h;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	EXPECT_EQ(-ENOENT, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+/* ---- unknown commands ------------------------------------------------- */
+
+TEST_F(val, unknown_ioctl_number_enotty)
+{
+	char buf[512];
+	int nr;
+
+	memset(buf, 0, sizeof(buf));
+	for (nr = 0x05; nr < 0x100; nr++) {
+		EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+					     _IOWR(RDMA_ADDRINFO_IOC_MAGIC, nr,
+						   struct rdma_addrinfo_query),
+					     buf))
+			TH_LOG("ioctl nr 0x%x accepted", nr);
+		EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+					     _IO(RDMA_ADDRINFO_IOC_MAGIC, nr),
+					     buf))
+			TH_LOG("_IO nr 0x%x accepted", nr);
+	}
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, unknown_ioctl_magic_enotty)
+{
+	char buf[512];
+
+	memset(buf, 0, sizeof(buf));
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+				     _IOR(0xDB, 0x00, struct rdma_addrinfo_info),
+				     buf));
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+				     _IOWR(0xD9, 0x01,
+					   struct rdma_addrinfo_resolve), buf));
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd, TCGETS, buf));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, known_number_wrong_size_or_direction_enotty)
+{
+	char buf[512];
+
+	memset(buf, 0, sizeof(buf));
+	/* RESOLVE's number with another size or direction. */
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+				     _IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x01,
+					   __u64), buf));
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+				     _IOW(RDMA_ADDRINFO_IOC_MAGIC, 0x01,
+					  struct rdma_addrinfo_resolve), buf));
+	/* GET_INFO's number with a larger struct. */
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+				     _IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x00,
+					  char[sizeof(struct rdma_addrinfo_info) + 8]),
+				     buf));
+	/* DESTROY's number as _IO. */
+	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
+				     _IO(RDMA_ADDRINFO_IOC_MAGIC, 0x04), buf));
+	FD_STILL_WORKS();
+}
+
+TEST_HARNESS_MAIN
