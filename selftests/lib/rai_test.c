@@ -127,6 +127,42 @@ int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
 	return 0;
 }
 
+int rai_lookup(int fd, struct rdma_addrinfo_resolve *req,
+	       struct rdma_addrinfo_result **res, __u32 *n, __s32 *status)
+{
+	int ret;
+
+	*res = NULL;
+	*n = 0;
+	*status = 0;
+	req->flags |= RDMA_ADDRINFO_RESOLVE_SYNC;
+	ret = rai_resolve(fd, req);
+	if (ret)
+		return ret;
+	*status = req->status;
+	ret = rai_query_all(fd, req->handle, res, n);
+	if (!ret && *n != req->num_results)
+		ret = -EPROTO;
+	if (rai_destroy(fd, req->handle, NULL) && !ret)
+		ret = -EPROTO;
+	if (ret) {
+		free(*res);
+		*res = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+int rai_lookup_str(int fd, const char *node, const char *service,
+		   unsigned int family, __u32 ai_flags,
+		   struct rdma_addrinfo_result **res, __u32 *n, __s32 *status)
+{
+	struct rdma_addrinfo_resolve req;
+
+	rai_req_init(&req, node, service, family, ai_flags, 0, 0);
+	return rai_lookup(fd, &req, res, n, status);
+}
+
 int rai_destroy(int fd, __u32 handle, __u32 *events_dropped)
 {
 	struct rdma_addrinfo_destroy d;

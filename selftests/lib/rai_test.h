@@ -58,6 +58,19 @@ int rai_resolve(int fd, struct rdma_addrinfo_resolve *req);
 int rai_resolve_sync(int fd, const char *node, const char *service,
 		     unsigned int family, __u32 ai_flags,
 		     struct rdma_addrinfo_resolve *req);
+/*
+ * The whole synchronous round trip of a prepared request: RESOLVE with
+ * RESOLVE_SYNC added, QUERY of all results into a fresh array (free() it),
+ * DESTROY.  Returns the first ioctl error (-errno) or 0; on 0, *status is
+ * the completion status and *res and *n the results (NULL/0 on failure).
+ * -EPROTO when num_results and QUERY's total disagree.
+ */
+int rai_lookup(int fd, struct rdma_addrinfo_resolve *req,
+	       struct rdma_addrinfo_result **res, __u32 *n, __s32 *status);
+/* Same, from strings. */
+int rai_lookup_str(int fd, const char *node, const char *service,
+		   unsigned int family, __u32 ai_flags,
+		   struct rdma_addrinfo_result **res, __u32 *n, __s32 *status);
 /* Asynchronous RESOLVE; on 0, *handle is the new handle. */
 int rai_resolve_async(int fd, const char *node, const char *service,
 		      unsigned int family, __u32 ai_flags, __u64 context,

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Numeric hosts, parsed in the kernel without any upcall: IPv4, IPv6 with
+ * and without %scope, IB GIDs for AF_IB; RAI_NUMERICHOST, RAI_PASSIVE,
+ * the family filter, and source selection for literal destinations.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+FIXTURE(num) {
+	int fd;
+	struct rdma_addrinfo_result *res;
+	__u32 n;
+	__s32 status;
+};
+
+FIXTURE_SETUP(num)
+{
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+}
+
+FIXTURE_TEARDOWN(num)
+{
+	if (self->res && self->n)
+		rai_dump_results(self->res, self->n);
+	free(self->res);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Sync lookup into self->res/n/status; the ioctls themselves must work. */
+#define LOOKUP(node, svc, fam, flags) \
+	ASSERT_EQ(0, rai_lookup_str(self->fd, node, svc, fam, flags, \
+				    &self->res, &self->n, &self->status))
+
+#define LOOKUP_REQ(req) \
+	ASSERT_EQ(0, rai_lookup(self->fd, req, &self->res, &self->n, \
+				&self->status))
+
+static bool all_zero(const void *p, size_t len)
+{
+	const unsigned char *c = p;
+
+	while (len--)
+		if (*c++)
+			return false;
+	return true;
+}
+
+TEST_F(num, ipv4_literal_one_result_with_port)
+{
+	struct sockaddr_in sin;
+
+	LOOKUP("192.168.77.2", "4791", AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(AF_INET, self->res[0].family);
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_NUMERIC, self->res[0].origin);
+	EXPECT_EQ(0, self->res[0].ai_flags);
+	ASSERT_EQ(sizeof(sin), self->res[0].dst_len);
+	memcpy(&sin, self->res[0].dst_addr, sizeof(sin));
+	EXPECT_EQ(AF_INET, sin.sin_family);
+	EXPECT_EQ(htonl(0xc0a84d02), sin.sin_addr.s_addr);
+	EXPECT_EQ(htons(4791), sin.sin_port);
+	EXPECT_TRUE(all_zero(sin.sin_zero, sizeof(sin.sin_zero)));
+	EXPECT_TRUE(all_zero(self->res[0].dst_addr + sizeof(sin),
+			     RDMA_ADDRINFO_ADDR_SIZE - sizeof(sin)));
+	EXPECT_EQ(0, self->res[0].reserved);
+	EXPECT_EQ(0, self->res[0].route_len);
+	EXPECT_EQ(0, self->res[0].service_record_len);
+}
+
+TEST_F(num, ipv4_literal_with_rai_numerichost)
+{
+	LOOKUP("192.0.2.99", NULL, AF_INET, RDMA_ADDRINFO_RAI_NUMERICHOST);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.99"));
+	EXPECT_EQ(0, rai_addr_port(self->res[0].dst_addr,
+				   self->res[0].dst_len));
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_NUMERIC, self->res[0].origin);
+}
+
+TEST_F(num, ipv6_literal_one_result_with_port)
+{
+	struct sockaddr_in6 sin6;
+	struct in6_addr want;
+
+	LOOKUP("fd00::2", "18515", AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(AF_INET6, self->res[0].family);
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_NUMERIC, self->res[0].origin);
+	ASSERT_EQ(sizeof(sin6), self->res[0].dst_len);
+	memcpy(&sin6, self->res[0].dst_addr, sizeof(sin6));
+	inet_pton(AF_INET6, "fd00::2", &want);
+	EXPECT_EQ(AF_INET6, sin6.sin6_family);
+	EXPECT_EQ(0, memcmp(&want, &sin6.sin6_addr, sizeof(want)));
+	EXPECT_EQ(htons(18515), sin6.sin6_port);
+	EXPECT_EQ(0, sin6.sin6_scope_id);
+	EXPECT_EQ(0, sin6.sin6_flowinfo);
+}
+
+TEST_F(num, ipv6_literal_scope_by_interface_name)
+{
+	const char *dev = rai_env("RAI_NETDEV_A", "veth0");
+	unsigned int ifindex = if_nametoindex(dev);
+	struct sockaddr_in6 sin6;
+	char node[64];
+
+	ASSERT_NE(0, ifindex) TH_LOG("no interface %s", dev);
+	snprintf(node, sizeof(node), "fe80::1%%%s", dev);
+	LOOKUP(node, "1", AF_INET6, RDMA_ADDRINFO_RAI_NUMERICHOST);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	ASSERT_EQ(sizeof(sin6), self->res[0].dst_len);
+	memcpy(&sin6, self->res[0].dst_addr, sizeof(sin6));
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "fe80::1"));
+	EXPECT_EQ(ifindex, sin6.sin6_scope_id);
+}
+
+TEST_F(num, ipv6_literal_scope_by_number)
+{
+	unsigned int ifindex = if_nametoindex(rai_env("RAI_NETDEV_B", "veth1"));
+	struct sockaddr_in6 sin6;
+	char node[64];
+
+	ASSERT_NE(0, ifindex);
+	snprintf(node, sizeof(node), "fe80::2%%%u", ifindex);
+	LOOKUP(node, NULL, AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	memcpy(&sin6, self->res[0].dst_addr, sizeof(sin6));
+	EXPECT_EQ(AF_INET6, sin6.sin6_family);
+	EXPECT_EQ(ifindex, sin6.sin6_scope_id);
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_NUMERIC, self->res[0].origin);
+}
+
+TEST_F(num, ipv6_literal_unknown_scope_fails_without_result)
+{
+	struct rdma_addrinfo_resolve r;
+	int ret;
+
+	rai_req_init(&r, "fe80::1%nosuchif0", NULL, AF_INET6,
+		     RDMA_ADDRINFO_RAI_NUMERICHOST, RDMA_ADDRINFO_RESOLVE_SYNC,
+		     0);
+	ret = rai_resolve(self->fd, &r);
+	/* Rejected up front, or completed with an error status. */
+	if (ret) {
+		EXPECT_EQ(-EINVAL, ret);
+	} else {
+		EXPECT_GT(0, r.status);
+		EXPECT_EQ(0, r.num_results);
+		EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+	}
+}
+
+TEST_F(num, ib_gid_literal_for_af_ib)
+{
+	struct rdma_addrinfo_resolve r;
+	struct rai_sockaddr_ib sib;
+	struct in6_addr gid;
+	const char *lit = "fe80::2:c9ff:fe00:1234";
+
+	rai_req_init(&r, lit, "4791", AF_IB,
+		     RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_NUMERICHOST,
+		     0, 0);
+	r.port_space = RDMA_ADDRINFO_PS_TCP;
+	r.qp_type = RDMA_ADDRINFO_QPT_RC;
+	LOOKUP_REQ(&r);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(AF_IB, self->res[0].family);
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_NUMERIC, self->res[0].origin);
+	EXPECT_EQ(RDMA_ADDRINFO_PS_TCP, self->res[0].port_space);
+	ASSERT_EQ(sizeof(sib), self->res[0].dst_len);
+	memcpy(&sib, self->res[0].dst_addr, sizeof(sib));
+	EXPECT_EQ(AF_IB, sib.sib_family);
+	inet_pton(AF_INET6, lit, &gid);
+	EXPECT_EQ(0, memcmp(&gid, sib.sib_addr, sizeof(gid)));
+	/* rdma_cm's encoding: port space << 16 | port. */
+	EXPECT_EQ(htobe64(((__u64)RDMA_ADDRINFO_PS_TCP << 16) | 4791),
+		  sib.sib_sid);
+}
+
+TEST_F(num, qp_type_and_port_space_carried_into_result)
+{
+	struct rdma_addrinfo_resolve r;
+
+	rai_req_init(&r, "192.168.77.2", "7174", AF_INET,
+		     RDMA_ADDRINFO_RAI_NUMERICHOST, 0, 0);
+	r.qp_type = RDMA_ADDRINFO_QPT_UD;
+	r.port_space = RDMA_ADDRINFO_PS_UDP;
+	LOOKUP_REQ(&r);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(RDMA_ADDRINFO_QPT_UD, self->res[0].qp_type);
+	EXPECT_EQ(RDMA_ADDRINFO_PS_UDP, self->res[0].port_space);
+}
+
+TEST_F(num, ipv4_literal_with_family_inet6_eaddrnotavail)
+{
+	LOOKUP("192.168.77.2", NULL, AF_INET6, 0);
+	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
+TEST_F(num, ipv6_literal_with_family_inet_eaddrnotavail)
+{
+	LOOKUP("fd00::2", NULL, AF_INET, 0);
+	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
+TEST_F(num, passive_without_node_gives_wildcard_source_no_destination)
+{
+	struct sockaddr_in sin;
+
+	LOOKUP(NULL, "4791", AF_INET, RDMA_ADDRINFO_RAI_PASSIVE);
+	ASSERT_EQ(0, self->status);
+	ASSERT_LE(1, self->n);
+	EXPECT_EQ(RDMA_ADDRINFO_RAI_PASSIVE,
+		  self->res[0].ai_flags & RDMA_ADDRINFO_RAI_PASSIVE);
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_PASSIVE, self->res[0].origin);
+	EXPECT_EQ(0, self->res[0].dst_len);
+	EXPECT_EQ(AF_INET, self->res[0].family);
+	ASSERT_EQ(sizeof(sin), self->res[0].src_len);
+	memcpy(&sin, self->res[0].src_addr, sizeof(sin));
+	EXPECT_EQ(AF_INET, sin.sin_family);
+	EXPECT_EQ(htonl(INADDR_ANY), sin.sin_addr.s_addr);
+	EXPECT_EQ(htons(4791), sin.sin_port);
+}
+
+TEST_F(num, passive_with_numeric_node_binds_that_address)
+{
+	struct sockaddr_in sin;
+
+	LOOKUP("192.168.77.1", "4791", AF_INET,
+	       RDMA_ADDRINFO_RAI_PASSIVE | RDMA_ADDRINFO_RAI_NUMERICHOST);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(RDMA_ADDRINFO_RAI_PASSIVE,
+		  self->res[0].ai_flags & RDMA_ADDRINFO_RAI_PASSIVE);
+	EXPECT_EQ(0, self->res[0].dst_len);
+	ASSERT_EQ(sizeof(sin), self->res[0].src_len);
+	memcpy(&sin, self->res[0].src_addr, sizeof(sin));
+	EXPECT_EQ(htonl(0xc0a84d01), sin.sin_addr.s_addr);
+	EXPECT_EQ(htons(4791), sin.sin_port);
+}
+
+/* ---- source selection for literal destinations ------------------------ */
+
+static void check_src(struct __test_metadata *_metadata,
+		      const struct rdma_addrinfo_result *res,
+		      const char *want_ip, const char *want_dev)
+{
+	char ip[64];
+
+	EXPECT_EQ(0, res->src_status);
+	ASSERT_NE(0, res->src_len);
+	rai_addr_ip(res->src_addr, res->src_len, ip, sizeof(ip));
+	EXPECT_STREQ(want_ip, ip);
+	EXPECT_STREQ(want_dev, res->ibdev_name);
+	EXPECT_EQ(1, res->port_num);
+}
+
+TEST_F(num, source_of_peer_ipv4_is_veth0_address_on_rxe0)
+{
+	LOOKUP(rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	check_src(_metadata, &self->res[0], rai_env("RAI_IP4_A", "192.168.77.1"),
+		  rai_env("RAI_IBDEV_A", "rxe0"));
+}
+
+TEST_F(num, source_of_peer_ipv6_is_veth0_address_on_rxe0)
+{
+	LOOKUP(rai_env("RAI_IP6_B", "fd00::2"), NULL, AF_INET6, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	check_src(_metadata, &self->res[0], rai_env("RAI_IP6_A", "fd00::1"),
+		  rai_env("RAI_IBDEV_A", "rxe0"));
+}
+
+TEST_F(num, source_of_other_end_is_veth1_address_on_rxe1)
+{
+	LOOKUP(rai_env("RAI_IP4_A", "192.168.77.1"), NULL, AF_INET, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	check_src(_metadata, &self->res[0], rai_env("RAI_IP4_B", "192.168.77.2"),
+		  rai_env("RAI_IBDEV_B", "rxe1"));
+}
+
+TEST_F(num, no_route_gives_no_source_enetunreach)
+{
+	LOOKUP("192.0.2.10", NULL, AF_INET, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(0, self->res[0].src_len);
+	EXPECT_EQ(-ENETUNREACH, self->res[0].src_status);
+	EXPECT_EQ(0, self->res[0].ibdev_name[0]);
+	EXPECT_EQ(0, self->res[0].port_num);
+	EXPECT_EQ(sizeof(struct sockaddr_in), self->res[0].dst_len);
+}
+
+TEST_F(num, route_via_non_rdma_interface_gives_no_source_enodev)
+{
+	int ret;
+
+	rai_sh("ip link del raitest0 2>/dev/null");
+	ret = rai_sh("ip link add raitest0 type dummy && "
+		     "ip addr add 10.77.0.1/24 dev raitest0 && "
+		     "ip link set raitest0 up");
+	ASSERT_EQ(0, ret) TH_LOG("cannot create a dummy interface");
+	ret = rai_lookup_str(self->fd, "10.77.0.2", NULL, AF_INET, 0,
+			     &self->res, &self->n, &self->status);
+	rai_sh("ip link del raitest0");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(0, self->res[0].src_len);
+	EXPECT_EQ(-ENODEV, self->res[0].src_status);
+	EXPECT_EQ(0, self->res[0].ibdev_name[0]);
+}
+
+/* ---- RAI_NUMERICHOST and upcalls -------------------------------------- */
+
+FIXTURE(upcall) {
+	int fd;
+};
+
+FIXTURE_SETUP(upcall)
+{
+	int ret;
+
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+	ret = rai_upcall_counter_install();
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+}
+
+FIXTURE_TEARDOWN(upcall)
+{
+	rai_upcall_counter_remove();
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* A lookup of a name nobody asked for before is counted (control). */
+static void expect_counter_counts(struct __test_metadata *_metadata, int fd)
+{
+	struct rdma_addrinfo_result *res;
+	long before = rai_upcall_count();
+	char name[128];
+	__s32 status;
+	__u32 n;
+
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, rai_lookup_str(fd, rai_unique_name(name, sizeof(name), "ctl"),
+				    NULL, AF_UNSPEC, 0, &res, &n, &status));
+	free(res);
+	EXPECT_LE(before + 1, rai_upcall_count())
+		TH_LOG("control: the lookup of %s made no counted upcall", name);
+}
+
+TEST_F(upcall, numeric_literals_make_no_upcall)
+{
+	static const struct { const char *node; unsigned int fam; __u32 fl; }
+	lit[] = {
+		{ "192.0.2.77", AF_UNSPEC, 0 },
+		{ "192.0.2.78", AF_INET, RDMA_ADDRINFO_RAI_NUMERICHOST },
+		{ "2001:db8::77", AF_UNSPEC, 0 },
+		{ "2001:db8::78", AF_INET6, RDMA_ADDRINFO_RAI_NUMERICHOST },
+		{ "fe80::77%1", AF_INET6, 0 },
+		{ "fe80::2:c9ff:fe00:77", AF_IB,
+		  RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_NUMERICHOST },
+	};
+	struct rdma_addrinfo_result *res;
+	long before = rai_upcall_count();
+	unsigned int i;
+	__s32 status;
+	__u32 n;
+
+	ASSERT_LE(0, before);
+	for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+		ASSERT_EQ(0, rai_lookup_str(self->fd, lit[i].node, NULL,
+					    lit[i].fam, lit[i].fl, &res, &n,
+					    &status));
+		EXPECT_EQ(0, status) TH_LOG("%s: status %d", lit[i].node,
+					    status);
+		EXPECT_EQ(1, n) TH_LOG("%s: %u results", lit[i].node, n);
+		free(res);
+	}
+	EXPECT_EQ(before, rai_upcall_count());
+	expect_counter_counts(_metadata, self->fd);
+}
+
+TEST_F(upcall, numerichost_with_a_name_fails_without_upcall)
+{
+	struct rdma_addrinfo_resolve r;
+	long before = rai_upcall_count();
+	char name[128];
+	int ret;
+
+	ASSERT_LE(0, before);
+	rai_req_init(&r, rai_unique_name(name, sizeof(name), "numhost"), NULL,
+		     AF_UNSPEC, RDMA_ADDRINFO_RAI_NUMERICHOST,
+		     RDMA_ADDRINFO_RESOLVE_SYNC, 0);
+	ret = rai_resolve(self->fd, &r);
+	/* Rejected up front (EINVAL), or completed with an error status. */
+	if (ret) {
+		EXPECT_EQ(-EINVAL, ret);
+	} else {
+		EXPECT_GT(0, r.status);
+		EXPECT_EQ(0, r.num_results);
+		EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+	}
+	/* Give a wrongly started upcall time to show. */
+	usleep(300000);
+	EXPECT_EQ(before, rai_upcall_count());
+	expect_counter_counts(_metadata, self->fd);
+}
+
+TEST_HARNESS_MAIN
