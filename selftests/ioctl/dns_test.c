@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * DNS resolution through the dns_resolver upcall against the VM's dnsmasq
+ * (selftests/vm/zone.hosts) and /etc/hosts: every address returned, the
+ * family filter, the failure statuses of the ABI header, the key cache,
+ * and source selection for resolved destinations.
+ */
+#include <arpa/inet.h>
+#include <arpa/nameser.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <resolv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+FIXTURE(dns) {
+	int fd;
+	struct rdma_addrinfo_result *res;
+	__u32 n;
+	__s32 status;
+	bool dns_stopped;
+	char hosts_line[256];
+};
+
+FIXTURE_SETUP(dns)
+{
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+}
+
+FIXTURE_TEARDOWN(dns)
+{
+	if (self->dns_stopped) {
+		int ret = rai_dns_start();
+
+		if (ret)
+			TH_LOG("could not restart dnsmasq: %s", strerror(-ret));
+	}
+	if (self->hosts_line[0])
+		rai_sh("grep -vxF '%s' /etc/hosts > /etc/hosts.rai && "
+		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
+		       self->hosts_line);
+	rai_upcall_counter_remove();
+	if (self->res && self->n)
+		rai_dump_results(self->res, self->n);
+	free(self->res);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+#define LOOKUP(node, svc, fam, flags) \
+	ASSERT_EQ(0, rai_lookup_str(self->fd, node, svc, fam, flags, \
+				    &self->res, &self->n, &self->status))
+
+/*
+ * What the DNS server itself answers for name/type: 0 with answers, else
+ * the resolver's h_errno (HOST_NOT_FOUND for NXDOMAIN, NO_DATA, TRY_AGAIN
+ * for SERVFAIL/REFUSED or no server).
+ */
+static int server_answer(const char *name, int type)
+{
+	unsigned char buf[1024];
+
+	if (res_query(name, ns_c_in, type, buf, sizeof(buf)) >= 0)
+		return 0;
+	return h_errno;
+}
+
+static const char *herr(int e)
+{
+	return e ? hstrerror(e) : "answer";
+}
+
+TEST_F(dns, multi_all_four_addresses_returned)
+{
+	static const char *const want[] = {
+		"192.0.2.10", "192.0.2.11", "192.0.2.12", "2001:db8::10",
+	};
+	unsigned int i;
+
+	LOOKUP("multi.rai.test", "4791", AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(4, self->n);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const char *w = want[i] ? want[i] : "?";
+
+		EXPECT_EQ(1, rai_count_dst(self->res, self->n, w))
+			TH_LOG("%s not returned exactly once", w);
+	}
+	for (i = 0; i < self->n; i++) {
+		EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_DNS, self->res[i].origin);
+		EXPECT_EQ(self->res[i].family,
+			  rai_addr_family(self->res[i].dst_addr,
+					  self->res[i].dst_len));
+		EXPECT_EQ(4791, rai_addr_port(self->res[i].dst_addr,
+					      self->res[i].dst_len));
+		EXPECT_LT(0, self->res[i].ttl) TH_LOG("DNS answer without ttl");
+		EXPECT_EQ(0, self->res[i].reserved);
+	}
+}
+
+TEST_F(dns, family_inet_returns_the_three_ipv4)
+{
+	unsigned int i;
+
+	LOOKUP("multi.rai.test", NULL, AF_INET, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(3, self->n);
+	for (i = 0; i < self->n; i++)
+		EXPECT_EQ(AF_INET, self->res[i].family);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.10"));
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.11"));
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.12"));
+}
+
+TEST_F(dns, family_inet6_returns_the_one_ipv6)
+{
+	LOOKUP("multi.rai.test", NULL, AF_INET6, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(AF_INET6, self->res[0].family);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "2001:db8::10"));
+}
+
+TEST_F(dns, v6only_name_with_family_inet_eaddrnotavail)
+{
+	LOOKUP("v6only.rai.test", NULL, AF_INET, 0);
+	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
+		TH_LOG("DNS server says for A: %s, AAAA: %s",
+		       herr(server_answer("v6only.rai.test", ns_t_a)),
+		       herr(server_answer("v6only.rai.test", ns_t_aaaa)));
+	EXPECT_EQ(0, self->n);
+}
+
+TEST_F(dns, v4only_name_with_family_inet6_eaddrnotavail)
+{
+	LOOKUP("v4only.rai.test", NULL, AF_INET6, 0);
+	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
+		TH_LOG("DNS server says for A: %s, AAAA: %s",
+		       herr(server_answer("v4only.rai.test", ns_t_a)),
+		       herr(server_answer("v4only.rai.test", ns_t_aaaa)));
+	EXPECT_EQ(0, self->n);
+}
+
+TEST_F(dns, etc_hosts_name_resolves)
+{
+	const char *name = rai_env("RAI_HOSTS_NAME", "hostsonly.rai.example");
+	const char *addr = rai_env("RAI_HOSTS_ADDR", "192.168.77.2");
+
+	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, addr));
+	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_DNS, self->res[0].origin);
+}
+
+TEST_F(dns, nxdomain_enxio)
+{
+	char name[128];
+	int server;
+
+	rai_unique_name(name, sizeof(name), "nx");
+	/* The premise: the server itself says NXDOMAIN for this name. */
+	server = server_answer(name, ns_t_a);
+	ASSERT_EQ(HOST_NOT_FOUND, server)
+		TH_LOG("world: the DNS server answers '%s' for %s, not NXDOMAIN (dnsmasq needs --local=/%s/)",
+		       herr(server), name, rai_env("RAI_DNS_ZONE", "rai.test"));
+	rai_unique_name(name, sizeof(name), "nx");
+	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	EXPECT_EQ(-ENXIO, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
+TEST_F(dns, nxdomain_async_error_event_enxio)
+{
+	struct rdma_addrinfo_event ev;
+	char name[128];
+	__u32 h;
+	int server;
+
+	rai_unique_name(name, sizeof(name), "nxa");
+	server = server_answer(name, ns_t_a);
+	ASSERT_EQ(HOST_NOT_FOUND, server)
+		TH_LOG("world: the DNS server answers '%s' for %s, not NXDOMAIN",
+		       herr(server), name);
+	rai_unique_name(name, sizeof(name), "nxa");
+	ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL, AF_UNSPEC, 0,
+				       0xe770, &h));
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 20000));
+	EXPECT_EQ(0xe770, ev.context);
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(RDMA_ADDRINFO_EVENT_ERROR, ev.event);
+	EXPECT_EQ(-ENXIO, ev.status);
+	EXPECT_EQ(0, ev.num_results);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+}
+
+TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
+{
+	char name[128];
+	int ret;
+
+	ret = rai_dns_stop();
+	ASSERT_EQ(0, ret) TH_LOG("stopping dnsmasq: %s", strerror(-ret));
+	self->dns_stopped = true;
+	/* Unreachable server: temporary failure (-EAGAIN), not NXDOMAIN. */
+	LOOKUP(rai_unique_name(name, sizeof(name), "dead"), NULL, AF_UNSPEC, 0);
+	EXPECT_EQ(-EAGAIN, self->status);
+	EXPECT_EQ(0, self->n);
+	ASSERT_EQ(0, rai_dns_start());
+	self->dns_stopped = false;
+}
+
+TEST_F(dns, cached_name_second_lookup_makes_no_upcall)
+{
+	struct rdma_addrinfo_result *res2;
+	__s32 status2;
+	long c0, c1;
+	char name[128];
+	__u32 n2;
+	int ret;
+
+	ret = rai_upcall_counter_install();
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+	/* A name of our own in /etc/hosts: nobody has looked it up yet. */
+	snprintf(name, sizeof(name), "cache-%d.rai.example", getpid());
+	snprintf(self->hosts_line, sizeof(self->hosts_line),
+		 "192.0.2.201\t%s", name);
+	ASSERT_EQ(0, rai_sh("printf '%%s\\n' '%s' >> /etc/hosts",
+			    self->hosts_line));
+	c0 = rai_upcall_count();
+	ASSERT_LE(0, c0);
+	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	c1 = rai_upcall_count();
+	EXPECT_EQ(c0 + 1, c1) TH_LOG("first lookup: %ld upcalls", c1 - c0);
+	ASSERT_EQ(0, rai_lookup_str(self->fd, name, NULL, AF_UNSPEC, 0,
+				    &res2, &n2, &status2));
+	EXPECT_EQ(0, status2);
+	EXPECT_EQ(1, n2);
+	if (n2 == 1)
+		EXPECT_EQ(1, rai_count_dst(res2, n2, "192.0.2.201"));
+	free(res2);
+	EXPECT_EQ(c1, rai_upcall_count())
+		TH_LOG("the cached name went up to user space again");
+}
+
+TEST_F(dns, source_of_peer_name_ipv4_is_veth0_on_rxe0)
+{
+	char ip[64];
+
+	LOOKUP("peer.rai.test", "4791", AF_INET, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(1, rai_count_dst(self->res, 1,
+				   rai_env("RAI_IP4_B", "192.168.77.2")));
+	EXPECT_EQ(0, self->res[0].src_status);
+	ASSERT_NE(0, self->res[0].src_len);
+	rai_addr_ip(self->res[0].src_addr, self->res[0].src_len, ip,
+		    sizeof(ip));
+	EXPECT_STREQ(rai_env("RAI_IP4_A", "192.168.77.1"), ip);
+	EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"), self->res[0].ibdev_name);
+	EXPECT_EQ(1, self->res[0].port_num);
+}
+
+TEST_F(dns, source_of_every_peer_address_any_family)
+{
+	const char *want_src;
+	char ip[64];
+	__u32 i;
+
+	LOOKUP("peer.rai.test", NULL, AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(2, self->n);
+	for (i = 0; i < self->n; i++) {
+		want_src = self->res[i].family == AF_INET ?
+			rai_env("RAI_IP4_A", "192.168.77.1") :
+			rai_env("RAI_IP6_A", "fd00::1");
+		EXPECT_EQ(0, self->res[i].src_status);
+		rai_addr_ip(self->res[i].src_addr, self->res[i].src_len, ip,
+			    sizeof(ip));
+		EXPECT_STREQ(want_src, ip);
+		EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"),
+			     self->res[i].ibdev_name);
+	}
+}
+
+TEST_F(dns, unroutable_answers_have_no_source_enetunreach)
+{
+	__u32 i;
+
+	LOOKUP("multi.rai.test", NULL, AF_UNSPEC, 0);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(4, self->n);
+	for (i = 0; i < self->n; i++) {
+		EXPECT_EQ(0, self->res[i].src_len);
+		EXPECT_EQ(-ENETUNREACH, self->res[i].src_status);
+		EXPECT_EQ(0, self->res[i].ibdev_name[0]);
+		EXPECT_NE(0, self->res[i].dst_len);
+	}
+}
+
+TEST_HARNESS_MAIN
