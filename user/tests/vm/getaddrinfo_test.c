@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_getaddrinfo(3) in the VM, against the real module: one test per
+ * statement of the man page, named after it.
+ */
+#include <dlfcn.h>
+
+#include "kselftest_harness.h"
+#include "vm_test.h"
+
+TEST(library_is_the_one_in_use)
+{
+	void *lib = dlopen("librdma_addrinfo.so.1", RTLD_NOW | RTLD_NOLOAD);
+
+	/* Linked or preloaded, this library's functions are the ones called. */
+	ASSERT_NE(NULL, lib);
+	ASSERT_EQ(dlsym(RTLD_DEFAULT, "rdma_getaddrinfo"),
+		  dlsym(lib, "rdma_getaddrinfo"));
+	ASSERT_EQ(dlsym(RTLD_DEFAULT, "rdma_get_cm_event"),
+		  dlsym(lib, "rdma_get_cm_event"));
+	dlclose(lib);
+}
+
+TEST(returns_0_on_success)
+{
+	struct rdma_addrinfo *res = NULL;
+	char buf[INET6_ADDRSTRLEN];
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", NULL, &res));
+	ASSERT_NE(NULL, res);
+	ASSERT_NE(0, res->ai_dst_len);
+	rai_ntop(res->ai_dst_addr, buf, sizeof(buf));
+	EXPECT_TRUE(!strcmp(buf, RAI_IP4_B) || !strcmp(buf, "fd00::2"));
+	EXPECT_EQ(4791, rai_port(res->ai_dst_addr));
+	rdma_freeaddrinfo(res);
+}
+
+TEST(res_is_a_linked_list_of_every_result)
+{
+	struct rdma_addrinfo *res = NULL, *ai;
+	int v4 = 0, v6 = 0;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_MULTI, NULL, NULL, &res));
+	for (ai = res; ai; ai = ai->ai_next) {
+		v4 += ai->ai_family == AF_INET;
+		v6 += ai->ai_family == AF_INET6;
+	}
+	EXPECT_EQ(3, v4);
+	EXPECT_EQ(1, v6);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(ai_next_is_null_if_no_more_structures_exist)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_MULTI, NULL, NULL, &res));
+	ASSERT_EQ(4, rai_count(res));
+	rdma_freeaddrinfo(res);
+}
+
+TEST(eai_addrfamily_host_has_no_address_in_requested_family)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_INET6 };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_ADDRFAMILY,
+		  rdma_getaddrinfo(RAI_ZONE_V4ONLY, NULL, &hints, &res));
+}
+
+TEST(eai_badflags_ai_flags_contains_invalid_flags)
+{
+	struct rdma_addrinfo hints = { .ai_flags = 0x4000 };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_BADFLAGS,
+		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
+}
+
+TEST(eai_family_requested_address_family_not_supported)
+{
+	struct rdma_addrinfo hints = { .ai_family = AF_UNIX };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_FAMILY,
+		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
+}
+
+TEST(eai_nodata_host_exists_without_network_addresses)
+{
+	struct rdma_addrinfo *res = NULL;
+	int ret = rdma_getaddrinfo(RAI_ZONE_NODATA, NULL, NULL, &res);
+
+	if (ret == EAI_NONAME)
+		SKIP(return, "the test zone has no " RAI_ZONE_NODATA);
+	ASSERT_EQ(EAI_NODATA, ret);
+}
+
+TEST(eai_noname_node_is_not_known)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_NONAME,
+		  rdma_getaddrinfo(RAI_ZONE_MISSING, "4791", NULL, &res));
+}
+
+TEST(eai_noname_both_node_and_service_are_null)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_NONAME, rdma_getaddrinfo(NULL, NULL, NULL, &res));
+}
+
+TEST(eai_service_not_available_for_the_requested_qp_type)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_RC };
+	struct rdma_addrinfo *res = NULL;
+
+	/* tftp is a udp-only service */
+	ASSERT_EQ(EAI_SERVICE,
+		  rdma_getaddrinfo(RAI_ZONE_PEER, "tftp", &hints, &res));
+	hints.ai_qp_type = IBV_QPT_UD;
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "tftp", &hints, &res));
+	EXPECT_EQ(69, rai_port(res->ai_dst_addr));
+	rdma_freeaddrinfo(res);
+}
+
+TEST(eai_qptype_qp_type_and_port_space_inconsistent)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD,
+				       .ai_port_space = RDMA_PS_TCP };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_QPTYPE,
+		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
+}
+
+TEST(eai_system_other_system_error_check_errno)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+	struct rdma_addrinfo *res = NULL;
+	int ret;
+
+	/* Soft-RoCE ports have no SA unless the module is given one. */
+	errno = 0;
+	ret = rdma_getaddrinfo(NULL, "0x1000000000000001", &hints, &res);
+	if (!ret) {
+		rdma_freeaddrinfo(res);
+		SKIP(return, "an SA answered on this port");
+	}
+	ASSERT_EQ(EAI_SYSTEM, ret);
+	ASSERT_NE(0, errno);
+}
+
+TEST(either_node_service_or_hints_must_be_provided)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_NONAME, rdma_getaddrinfo(NULL, NULL, NULL, &res));
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, NULL, &hints, &res));
+	rdma_freeaddrinfo(res);
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "4791", NULL, &res));
+	rdma_freeaddrinfo(res);
+}
+
+TEST(rai_passive_results_for_the_passive_side)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "4791", &hints, &res));
+	ASSERT_NE(NULL, res);
+	EXPECT_TRUE(res->ai_flags & RAI_PASSIVE);
+	EXPECT_EQ(0, res->ai_dst_len);
+	ASSERT_NE(0, res->ai_src_len);
+	EXPECT_EQ(4791, rai_port(res->ai_src_addr));
+	rdma_freeaddrinfo(res);
+}
+
+TEST(ai_dst_len_is_0_if_rai_passive_was_specified)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
+	struct rdma_addrinfo *res = NULL, *ai;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_IP4_A, "4791", &hints, &res));
+	for (ai = res; ai; ai = ai->ai_next) {
+		EXPECT_EQ(0, ai->ai_dst_len);
+		EXPECT_EQ(NULL, ai->ai_dst_addr);
+	}
+	rdma_freeaddrinfo(res);
+}
+
+TEST(rai_numerichost_node_must_be_numeric)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_NUMERICHOST };
+	struct rdma_addrinfo *res = NULL;
+	char buf[INET6_ADDRSTRLEN];
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_IP4_B, "4791", &hints, &res));
+	ASSERT_EQ(1, rai_count(res));
+	EXPECT_STREQ(RAI_IP4_B, rai_ntop(res->ai_dst_addr, buf, sizeof(buf)));
+	rdma_freeaddrinfo(res);
+	ASSERT_EQ(EAI_NONAME,
+		  rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+}
+
+TEST(rai_noroute_suppresses_route_resolution)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_NOROUTE };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+	EXPECT_EQ(0, res->ai_route_len);
+	EXPECT_EQ(NULL, res->ai_route);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(rai_family_ai_family_is_an_input_hint)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_INET6 };
+	struct rdma_addrinfo *res = NULL, *ai;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_MULTI, NULL, &hints, &res));
+	ASSERT_EQ(1, rai_count(res));
+	for (ai = res; ai; ai = ai->ai_next)
+		EXPECT_EQ(AF_INET6, ai->ai_family);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(rai_dns_maps_node_names_to_addresses)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_DNS };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+	ASSERT_NE(NULL, res);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(dns_resolution_is_the_default_option)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	/* a name only /etc/hosts knows: DNS as getaddrinfo() does it */
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_HOSTS_NAME, NULL, NULL, &res));
+	ASSERT_NE(NULL, res);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(rai_dns_is_mutually_exclusive_with_rai_sa)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_DNS | RAI_SA };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_BADFLAGS,
+		  rdma_getaddrinfo(NULL, "0x1000000000000001", &hints, &res));
+}
+
+TEST(ai_family_supported_families_are_inet_inet6_and_ib)
+{
+	static const int families[] = { AF_INET, AF_INET6, AF_IB };
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY };
+	struct rdma_addrinfo *res = NULL;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		hints.ai_family = families[i];
+		ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints,
+					      &res));
+		EXPECT_EQ(families[i], res->ai_family);
+		rdma_freeaddrinfo(res);
+	}
+}
+
+TEST(ai_src_addr_is_the_address_of_the_local_rdma_device)
+{
+	struct rdma_addrinfo *res = NULL;
+	char buf[INET6_ADDRSTRLEN];
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_INET };
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+	ASSERT_EQ(sizeof(struct sockaddr_in), res->ai_src_len);
+	EXPECT_STREQ(RAI_IP4_A, rai_ntop(res->ai_src_addr, buf, sizeof(buf)));
+	rdma_freeaddrinfo(res);
+}
+
+TEST(ai_src_len_is_0_if_no_source_address_could_be_discovered)
+{
+	struct rdma_addrinfo *res = NULL, *ai;
+
+	/* 192.0.2.0/24 (multi.rai.test) is routed nowhere near an RDMA device */
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_MULTI, NULL, NULL, &res));
+	for (ai = res; ai; ai = ai->ai_next)
+		if (!ai->ai_src_len)
+			break;
+	EXPECT_NE(NULL, ai);
+	if (ai)
+		EXPECT_EQ(NULL, ai->ai_src_addr);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(hints_ai_dst_addr_is_resolved_without_node)
+{
+	struct sockaddr_in dst = { .sin_family = AF_INET,
+				   .sin_port = htons(4791) };
+	struct rdma_addrinfo hints = { .ai_dst_addr = (struct sockaddr *)&dst,
+				       .ai_dst_len = sizeof(dst) };
+	struct rdma_addrinfo *res = NULL;
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_pton(AF_INET, RAI_IP4_B, &dst.sin_addr);
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, NULL, &hints, &res));
+	EXPECT_STREQ(RAI_IP4_B, rai_ntop(res->ai_dst_addr, buf, sizeof(buf)));
+	EXPECT_EQ(4791, rai_port(res->ai_dst_addr));
+	rdma_freeaddrinfo(res);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_resolve_addrinfo(3) and rdma_query_addrinfo(3) in the VM, against
+ * the real module: one test per statement of the man page, named after
+ * it, and the event-channel behaviour around them.
+ */
+#include <fcntl.h>
+
+#include "kselftest_harness.h"
+#include "vm_test.h"
+
+FIXTURE(channel) {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+};
+
+FIXTURE_SETUP(channel)
+{
+	self->ch = rdma_create_event_channel();
+	ASSERT_NE(NULL, self->ch);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &self->id, NULL, RDMA_PS_TCP));
+}
+
+FIXTURE_TEARDOWN(channel)
+{
+	if (self->id)
+		rdma_destroy_id(self->id);
+	if (self->ch)
+		rdma_destroy_event_channel(self->ch);
+}
+
+/* The next event of the channel, which must be an ADDRINFO one for @id. */
+static int addrinfo_event(struct __test_metadata *_metadata,
+			  struct rdma_event_channel *ch, struct rdma_cm_id *id,
+			  int timeout_ms)
+{
+	struct rdma_cm_event *ev;
+	int status;
+
+	if (rai_wait_event(ch, &ev, timeout_ms)) {
+		TH_LOG("no event: %s", strerror(errno));
+		return INT_MIN;
+	}
+	EXPECT_EQ(id, ev->id);
+	EXPECT_TRUE(ev->event == RDMA_CM_EVENT_ADDRINFO_RESOLVED ||
+		    ev->event == RDMA_CM_EVENT_ADDRINFO_ERROR);
+	status = ev->status;
+	EXPECT_EQ(status ? RDMA_CM_EVENT_ADDRINFO_ERROR :
+			   RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
+	EXPECT_EQ(0, rdma_ack_cm_event(ev));
+	return status;
+}
+
+static void expect_no_event(struct __test_metadata *_metadata,
+			    struct rdma_event_channel *ch, int timeout_ms)
+{
+	struct rdma_cm_event *ev;
+
+	if (!rai_wait_event(ch, &ev, timeout_ms)) {
+		TH_LOG("unexpected event %d status %d", ev->event, ev->status);
+		rdma_ack_cm_event(ev);
+		EXPECT_TRUE(0);
+	} else {
+		EXPECT_EQ(ETIMEDOUT, errno);
+	}
+}
+
+TEST_F(channel, returns_0_on_success_and_resolution_was_initiated)
+{
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+}
+
+TEST_F(channel, result_is_reported_as_one_event_on_the_event_channel)
+{
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	expect_no_event(_metadata, self->ch, 500);
+}
+
+TEST_F(channel, failed_resolution_is_reported_as_addrinfo_error)
+{
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(-ENXIO, addrinfo_event(_metadata, self->ch, self->id,
+					 20000));
+	expect_no_event(_metadata, self->ch, 500);
+}
+
+TEST_F(channel, returns_minus_1_and_errno_when_not_started_and_no_event)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA | RAI_DNS };
+
+	errno = 0;
+	ASSERT_EQ(-1, rdma_resolve_addrinfo(self->id, NULL, "1", &hints));
+	ASSERT_EQ(EINVAL, errno);
+	expect_no_event(_metadata, self->ch, 500);
+}
+
+TEST_F(channel, ebusy_while_a_resolution_is_in_flight_on_the_id)
+{
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	errno = 0;
+	ASSERT_EQ(-1, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
+					    NULL));
+	ASSERT_EQ(EBUSY, errno);
+	ASSERT_EQ(-ENXIO, addrinfo_event(_metadata, self->ch, self->id,
+					 20000));
+	expect_no_event(_metadata, self->ch, 500);
+}
+
+TEST_F(channel, rai_sa_node_parameter_must_be_null)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+
+	errno = 0;
+	ASSERT_EQ(-1, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER,
+					    "0x1000000000000001", &hints));
+	ASSERT_EQ(EINVAL, errno);
+	expect_no_event(_metadata, self->ch, 200);
+}
+
+TEST_F(channel, rai_sa_id_must_be_bound_to_a_port_or_an_error_occurs)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int ret, status;
+
+	/* unbound id: refused at once */
+	errno = 0;
+	ASSERT_EQ(-1, rdma_resolve_addrinfo(self->id, NULL,
+					    "0x1000000000000001", &hints));
+	ASSERT_EQ(EINVAL, errno);
+
+	/* bound to a RoCE port without an SA: refused or failed */
+	inet_pton(AF_INET, RAI_IP4_A, &a.sin_addr);
+	ASSERT_EQ(0, rdma_bind_addr(self->id, (struct sockaddr *)&a));
+	ret = rdma_resolve_addrinfo(self->id, NULL, "0x1000000000000001",
+				    &hints);
+	if (ret) {
+		EXPECT_NE(0, errno);
+	} else {
+		status = addrinfo_event(_metadata, self->ch, self->id, 30000);
+		if (!status)
+			SKIP(return, "an SA answered on this RoCE port");
+		EXPECT_LT(status, 0);
+	}
+}
+
+TEST_F(channel, dns_is_the_default)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_HOSTS_NAME, NULL,
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	ASSERT_NE(NULL, res);
+	rdma_freeaddrinfo(res);
+}
+
+TEST_F(channel, query_addrinfo_returns_every_result)
+{
+	struct rdma_addrinfo *res = NULL, *sync = NULL;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_MULTI, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_MULTI, "4791", NULL, &sync));
+	EXPECT_EQ(4, rai_count(res));
+	EXPECT_EQ(rai_count(sync), rai_count(res));
+	rdma_freeaddrinfo(res);
+	rdma_freeaddrinfo(sync);
+}
+
+TEST_F(channel, query_addrinfo_is_ebusy_while_in_flight)
+{
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	errno = 0;
+	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(EBUSY, errno);
+	ASSERT_EQ(-ENXIO, addrinfo_event(_metadata, self->ch, self->id,
+					 20000));
+	errno = 0;
+	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(ENXIO, errno);
+}
+
+TEST_F(channel, source_is_the_ids_bound_address)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct rdma_addrinfo *res = NULL, *ai;
+	char buf[INET6_ADDRSTRLEN];
+
+	inet_pton(AF_INET, RAI_IP4_A, &a.sin_addr);
+	ASSERT_EQ(0, rdma_bind_addr(self->id, (struct sockaddr *)&a));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	for (ai = res; ai; ai = ai->ai_next) {
+		EXPECT_EQ(AF_INET, ai->ai_family);
+		if (ai->ai_src_len)
+			EXPECT_STREQ(RAI_IP4_A, rai_ntop(ai->ai_src_addr, buf,
+							 sizeof(buf)));
+	}
+	rdma_freeaddrinfo(res);
+}
+
+TEST_F(channel, nonblocking_channel_returns_eagain_until_the_event)
+{
+	struct rdma_cm_event *ev;
+	char name[96];
+	int i;
+
+	ASSERT_EQ(0, fcntl(self->ch->fd, F_SETFL,
+			   fcntl(self->ch->fd, F_GETFL) | O_NONBLOCK));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	errno = 0;
+	ASSERT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
+	ASSERT_EQ(EAGAIN, errno);
+	for (i = 0; i < 400; i++) {
+		if (!rdma_get_cm_event(self->ch, &ev))
+			break;
+		ASSERT_EQ(EAGAIN, errno);
+		usleep(50000);
+	}
+	ASSERT_LT(i, 400);
+	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);
+	EXPECT_EQ(self->id, ev->id);
+	EXPECT_EQ(0, rdma_ack_cm_event(ev));
+}
+
+TEST_F(channel, destroying_the_id_in_flight_leaves_no_late_event)
+{
+	struct rdma_cm_id *other;
+	char name[96];
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &other, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(other,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(0, rdma_destroy_id(other));
+	/* the NXDOMAIN would take ~2.6 s: wait longer than that */
+	expect_no_event(_metadata, self->ch, 6000);
+}
+
+TEST_F(channel, destroying_the_channel_in_flight_is_clean)
+{
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(0, rdma_destroy_id(self->id));
+	self->id = NULL;
+	rdma_destroy_event_channel(self->ch);
+	self->ch = NULL;
+}
+
+TEST_F(channel, channel_fd_is_readable_when_an_event_is_queued)
+{
+	struct pollfd pfd;
+	int fd = rdma_addrinfo_channel_fd(self->ch);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(fd, rdma_addrinfo_channel_fd(self->ch));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
+					   NULL));
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 0));
+}
+
+TEST_F(channel, ucma_events_still_arrive_on_the_channel)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct rdma_cm_event *ev;
+
+	/* an ADDRINFO request, then an ordinary rdma_resolve_addr */
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	inet_pton(AF_INET, RAI_IP4_B, &a.sin_addr);
+	ASSERT_EQ(0, rdma_resolve_addr(self->id, NULL, (struct sockaddr *)&a,
+				       2000));
+	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
+	EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, ev->event);
+	EXPECT_EQ(0, rdma_ack_cm_event(ev));
+}
+
+#define HUNDRED 100
+
+TEST(hundred_ids_on_one_channel_each_get_exactly_one_event)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_cm_id *ids[HUNDRED];
+	int seen[HUNDRED] = { 0 };
+	struct rdma_cm_event *ev;
+	char name[96];
+	int i, n, status[HUNDRED];
+
+	ASSERT_NE(NULL, ch);
+	for (i = 0; i < HUNDRED; i++) {
+		ASSERT_EQ(0, rdma_create_id(ch, &ids[i], &seen[i],
+					    RDMA_PS_TCP));
+		if (i % 3 == 2)
+			rai_fresh_missing_name(name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s",
+				 i % 3 ? RAI_ZONE_MULTI : RAI_ZONE_PEER);
+		ASSERT_EQ(0, rdma_resolve_addrinfo(ids[i], name, NULL, NULL));
+	}
+	for (n = 0; n < HUNDRED; n++) {
+		ASSERT_EQ(0, rai_wait_event(ch, &ev, 60000));
+		for (i = 0; i < HUNDRED && ids[i] != ev->id; i++)
+			;
+		ASSERT_LT(i, HUNDRED);
+		seen[i]++;
+		status[i] = ev->status;
+		EXPECT_EQ(0, rdma_ack_cm_event(ev));
+	}
+	for (i = 0; i < HUNDRED; i++) {
+		EXPECT_EQ(1, seen[i]);
+		EXPECT_EQ(i % 3 == 2 ? -ENXIO : 0, status[i]);
+	}
+	expect_no_event(_metadata, ch, 500);
+	for (i = 0; i < HUNDRED; i++)
+		rdma_destroy_id(ids[i]);
+	rdma_destroy_event_channel(ch);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Helpers of the VM tests of librdma_addrinfo: the test world's names and
+ * addresses (selftests/vm/world.env, zone.hosts), event waiting, and the
+ * LD_PRELOAD variant of each test program.
+ *
+ * Every test program is built twice: NAME_test linked with
+ * -lrdma_addrinfo -lrdmacm, and NAME_preload_test linked with -lrdmacm
+ * only, which re-executes itself with LD_PRELOAD=../lib/librdma_addrinfo.so.1
+ * so that the library is reached the way unmodified binaries reach it.
+ */
+#ifndef _RAI_VM_TEST_H
+#define _RAI_VM_TEST_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <rdma/rdma_addrinfo.h>
+
+#ifdef RAI_TEST_PRELOAD
+/* Resolved at run time from the preloaded library. */
+#pragma weak rdma_resolve_addrinfo
+#pragma weak rdma_query_addrinfo
+#pragma weak rdma_get_local_addr
+#pragma weak rdma_addrinfo_channel_fd
+#pragma weak rdma_addrinfo_strerror
+
+__attribute__((constructor)) static void rai_test_preload_self(void)
+{
+	static char exe[PATH_MAX], lib[PATH_MAX + 32], args[8192];
+	char *argv[64], *p, *dir;
+	ssize_t n;
+	int argc = 0;
+	FILE *f;
+
+	if (getenv("RAI_TEST_PRELOADED"))
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	snprintf(lib, sizeof(lib), "%s", exe);
+	dir = strrchr(lib, '/');
+	*dir = '\0';				/* .../tests-vm */
+	dir = strrchr(lib, '/');
+	strcpy(dir, "/lib/librdma_addrinfo.so.1");
+	f = fopen("/proc/self/cmdline", "r");
+	if (!f)
+		return;
+	n = fread(args, 1, sizeof(args) - 1, f);
+	fclose(f);
+	args[n] = '\0';
+	for (p = args; p < args + n && argc < 63; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	setenv("LD_PRELOAD", lib, 1);
+	setenv("RAI_TEST_PRELOADED", "1", 1);
+	execv(exe, argv);
+}
+#endif
+
+static inline const char *rai_env(const char *name, const char *def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : def;
+}
+
+#define RAI_ZONE_PEER		"peer.rai.test"
+#define RAI_ZONE_MULTI		"multi.rai.test"	/* 3 x IPv4 + 1 x IPv6 */
+#define RAI_ZONE_V4ONLY		"v4only.rai.test"
+#define RAI_ZONE_NODATA		"nodata.rai.test"
+#define RAI_ZONE_MISSING	"no-such-name.rai.test"
+#define RAI_IP4_A		rai_env("RAI_IP4_A", "192.168.77.1")
+#define RAI_IP4_B		rai_env("RAI_IP4_B", "192.168.77.2")
+#define RAI_IBDEV_A		rai_env("RAI_IBDEV_A", "rxe0")
+#define RAI_HOSTS_NAME		rai_env("RAI_HOSTS_NAME", "hostsonly.rai.example")
+
+/* A name no cache has seen: its NXDOMAIN takes a full upcall. */
+static inline const char *rai_fresh_missing_name(char *buf, size_t size)
+{
+	static unsigned int seq;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(buf, size, "nx-%d-%u-%ld.rai.test", getpid(), seq++,
+		 ts.tv_nsec);
+	return buf;
+}
+
+static inline int rai_count(const struct rdma_addrinfo *ai)
+{
+	int n = 0;
+
+	for (; ai; ai = ai->ai_next)
+		n++;
+	return n;
+}
+
+static inline const char *rai_ntop(const struct sockaddr *sa, char *buf,
+				   size_t size)
+{
+	const void *a = sa->sa_family == AF_INET ?
+		(const void *)&((const struct sockaddr_in *)sa)->sin_addr :
+		(const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+
+	if (sa->sa_family == AF_IB)
+		a = &((const struct sockaddr_ib *)sa)->sib_addr;
+	return inet_ntop(sa->sa_family == AF_INET ? AF_INET : AF_INET6, a,
+			 buf, size);
+}
+
+static inline unsigned short rai_port(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	return ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+}
+
+/*
+ * Wait up to @timeout_ms for an event on @ch, polling channel->fd and the
+ * channel's module fd as a poll loop would.  Return: 0 with *@ev, -1 with
+ * errno (ETIMEDOUT when nothing came).
+ */
+static inline int rai_wait_event(struct rdma_event_channel *ch,
+				 struct rdma_cm_event **ev, int timeout_ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = ch->fd, .events = POLLIN },
+		{ .fd = rdma_addrinfo_channel_fd(ch), .events = POLLIN },
+	};
+	int n = poll(pfd, 2, timeout_ms);
+
+	if (n < 0)
+		return -1;
+	if (!n) {
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	return rdma_get_cm_event(ch, ev);
+}
+
+#endif /* _RAI_VM_TEST_H */
