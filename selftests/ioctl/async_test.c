@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Asynchronous requests and the event channel: one event per request with
+ * its context, 1000 requests in flight on one fd, poll() and blocking
+ * read() wake-ups, read() and GET_EVENT returning the same events, no
+ * event for SYNC requests, DESTROY dropping queued events and cancelling
+ * requests in flight without late events.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+#define NREQ		1000
+#define CTX_BASE	0xC0DE000000000000ull
+
+FIXTURE(async) {
+	int fd;
+	bool counter;
+	__u32 handles[NREQ];
+	unsigned char seen[NREQ];
+};
+
+FIXTURE_SETUP(async)
+{
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+}
+
+FIXTURE_TEARDOWN(async)
+{
+	if (self->counter)
+		rai_upcall_counter_remove();
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static void use_upcall_counter(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(async) *self)
+{
+	int ret = rai_upcall_counter_install();
+
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+	self->counter = true;
+}
+
+/* The per-fd cap must leave room for the 1000 requests of the issue. */
+static void need_room(struct __test_metadata *_metadata, int fd, __u32 n)
+{
+	struct rdma_addrinfo_info info;
+
+	ASSERT_EQ(0, rai_get_info(fd, &info));
+	ASSERT_LE(n, info.max_requests_per_fd)
+		TH_LOG("max_requests_per_fd %u < %u", info.max_requests_per_fd,
+		       n);
+}
+
+/*
+ * Collect NREQ events; each must carry a context of ours, seen once, with
+ * the handle RESOLVE returned for it, RESOLVED with want_results results.
+ */
+static void collect(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(async) *self, __u32 want_results)
+{
+	struct rdma_addrinfo_event ev;
+	unsigned int got = 0, bad = 0;
+	__u64 idx;
+
+	memset(self->seen, 0, sizeof(self->seen));
+	while (got < NREQ) {
+		int ret = rai_wait_event(self->fd, &ev, 20000);
+
+		ASSERT_EQ(0, ret) TH_LOG("after %u events: %s", got,
+					 strerror(-ret));
+		got++;
+		idx = ev.context - CTX_BASE;
+		ASSERT_GT(NREQ, idx) TH_LOG("foreign context 0x%llx",
+					   (unsigned long long)ev.context);
+		EXPECT_EQ(0, self->seen[idx]) TH_LOG("context %llu twice",
+						     (unsigned long long)idx);
+		self->seen[idx]++;
+		EXPECT_EQ(self->handles[idx], ev.handle);
+		if (ev.event != RDMA_ADDRINFO_EVENT_RESOLVED || ev.status ||
+		    ev.num_results != want_results) {
+			if (!bad++)
+				TH_LOG("request %llu: event %u status %d results %u",
+				       (unsigned long long)idx, ev.event,
+				       ev.status, ev.num_results);
+		}
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%u events not RESOLVED with %u results",
+				 bad, want_results);
+	/* Exactly one each: nothing more comes. */
+	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 300));
+}
+
+TEST_F_TIMEOUT(async, thousand_numeric_requests_one_event_each, 120)
+{
+	struct rdma_addrinfo_result *res;
+	char node[32], ip[64];
+	__u32 i, j, n, dropped;
+
+	need_room(_metadata, self->fd, NREQ);
+	for (i = 0; i < NREQ; i++) {
+		snprintf(node, sizeof(node), "10.1.%u.%u", i / 250, i % 250 + 1);
+		ASSERT_EQ(0, rai_resolve_async(self->fd, node, "4791", AF_INET,
+					       RDMA_ADDRINFO_RAI_NUMERICHOST,
+					       CTX_BASE + i, &self->handles[i]))
+			TH_LOG("request %u", i);
+		ASSERT_NE(0, self->handles[i]);
+	}
+	/* Handles are unique. */
+	for (i = 0; i < NREQ; i += 37)
+		for (j = 0; j < NREQ; j++)
+			if (i != j)
+				ASSERT_NE(self->handles[i], self->handles[j]);
+	collect(_metadata, self, 1);
+	/* Each handle holds the result of its own request. */
+	for (i = 0; i < NREQ; i += 97) {
+		snprintf(node, sizeof(node), "10.1.%u.%u", i / 250, i % 250 + 1);
+		ASSERT_EQ(0, rai_query_all(self->fd, self->handles[i], &res, &n));
+		ASSERT_EQ(1, n);
+		EXPECT_STREQ(node, rai_addr_ip(res[0].dst_addr, res[0].dst_len,
+					       ip, sizeof(ip)));
+		free(res);
+	}
+	for (i = 0; i < NREQ; i++) {
+		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], &dropped));
+		EXPECT_EQ(0, dropped);
+	}
+}
+
+TEST_F_TIMEOUT(async, thousand_cached_dns_requests_one_event_each, 120)
+{
+	struct rdma_addrinfo_result *res;
+	__s32 status;
+	__u32 i, n;
+
+	need_room(_metadata, self->fd, NREQ);
+	/* Warm the cache: then no request waits for an upcall of its own. */
+	ASSERT_EQ(0, rai_lookup_str(self->fd, "multi.rai.test", NULL, AF_INET,
+				    0, &res, &n, &status));
+	free(res);
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(3, n);
+	for (i = 0; i < NREQ; i++)
+		ASSERT_EQ(0, rai_resolve_async(self->fd, "multi.rai.test", NULL,
+					       AF_INET, 0, CTX_BASE + i,
+					       &self->handles[i]))
+			TH_LOG("request %u", i);
+	collect(_metadata, self, 3);
+	for (i = 0; i < NREQ; i++)
+		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], NULL));
+}
+
+TEST_F(async, failed_request_error_event_and_no_results)
+{
+	struct rdma_addrinfo_query q;
+	struct rdma_addrinfo_event ev;
+	__u32 h;
+
+	/* An IPv4 literal asked as IPv6: no address of that family. */
+	ASSERT_EQ(0, rai_resolve_async(self->fd, "192.0.2.1", NULL, AF_INET6,
+				       0, 77, &h));
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 10000));
+	EXPECT_EQ(77, ev.context);
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(RDMA_ADDRINFO_EVENT_ERROR, ev.event);
+	EXPECT_EQ(-EADDRNOTAVAIL, ev.status);
+	EXPECT_EQ(0, ev.num_results);
+	memset(&q, 0, sizeof(q));
+	q.handle = h;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	EXPECT_EQ(0, rai_query(self->fd, &q));
+	EXPECT_EQ(0, q.total);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+}
+
+/* Release the upcall hold after a delay (thread). */
+static void *release_later(void *arg)
+{
+	usleep((long)(uintptr_t)arg * 1000);
+	rai_upcall_hold(false);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(async, async_resolve_returns_while_upcall_hangs, 60)
+{
+	struct rdma_addrinfo_event ev;
+	long long t0, dt;
+	char name[128];
+	long c0;
+	__u32 h;
+
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	t0 = rai_now_ms();
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name), "held"),
+				       NULL, AF_UNSPEC, 0, 5, &h));
+	dt = rai_now_ms() - t0;
+	EXPECT_GT(1000, dt) TH_LOG("asynchronous RESOLVE blocked %lld ms", dt);
+	/* The upcall started and is held: no event yet. */
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	EXPECT_FALSE(rai_readable(self->fd));
+	rai_upcall_hold(false);
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 30000));
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+}
+
+TEST_F_TIMEOUT(async, poll_wakes_when_request_completes, 60)
+{
+	struct pollfd p = { .fd = self->fd, .events = POLLIN };
+	struct rdma_addrinfo_event ev;
+	pthread_t thr;
+	long long t0, dt;
+	char name[128];
+	long c0;
+	__u32 h;
+	int ret;
+
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name), "poll"),
+				       NULL, AF_UNSPEC, 0, 6, &h));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	ASSERT_EQ(0, poll(&p, 1, 0));
+	t0 = rai_now_ms();
+	ASSERT_EQ(0, pthread_create(&thr, NULL, release_later,
+				    (void *)(uintptr_t)500));
+	ret = poll(&p, 1, 30000);
+	dt = rai_now_ms() - t0;
+	pthread_join(thr, NULL);
+	ASSERT_EQ(1, ret) TH_LOG("poll did not wake in 30 s");
+	EXPECT_TRUE(p.revents & POLLIN);
+	EXPECT_LE(450, dt) TH_LOG("poll returned before the completion");
+	ASSERT_EQ(0, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(6, ev.context);
+	/* Drained: poll no longer reports input. */
+	p.revents = 0;
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+}
+
+TEST_F_TIMEOUT(async, blocking_read_wakes_when_request_completes, 60)
+{
+	struct rdma_addrinfo_event ev;
+	pthread_t thr;
+	char name[128];
+	long c0;
+	__u32 h;
+	int bfd;
+	ssize_t len;
+
+	bfd = rai_open(0);	/* blocking */
+	ASSERT_LE(0, bfd);
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	ASSERT_EQ(0, rai_resolve_async(bfd,
+				       rai_unique_name(name, sizeof(name), "read"),
+				       NULL, AF_UNSPEC, 0, 7, &h));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, release_later,
+				    (void *)(uintptr_t)300));
+	len = read(bfd, &ev, sizeof(ev));
+	pthread_join(thr, NULL);
+	ASSERT_EQ((ssize_t)sizeof(ev), len);
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(7, ev.context);
+	EXPECT_EQ(0, rai_destroy(bfd, h, NULL));
+	close(bfd);
+}
+
+TEST_F(async, read_and_get_event_return_the_same_events)
+{
+	struct rdma_addrinfo_event evs[8], ev;
+	char node[32];
+	ssize_t len;
+	int i, idx;
+	long long end;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(node, sizeof(node), "192.0.2.%d", 100 + i);
+		ASSERT_EQ(0, rai_resolve_async(self->fd, node, NULL, AF_INET,
+					       RDMA_ADDRINFO_RAI_NUMERICHOST,
+					       CTX_BASE + i, &self->handles[i]));
+	}
+	/* Let the four complete. */
+	end = rai_now_ms() + 5000;
+	while (!rai_readable(self->fd) && rai_now_ms() < end)
+		usleep(1000);
+	usleep(300000);
+	/* read(): a buffer of 2.5 events receives 2 whole ones. */
+	len = read(self->fd, evs, 2 * sizeof(ev) + sizeof(ev) / 2);
+	ASSERT_EQ((ssize_t)(2 * sizeof(ev)), len);
+	ASSERT_EQ(0, rai_get_event(self->fd, &evs[2]));
+	ASSERT_EQ(0, rai_get_event(self->fd, &evs[3]));
+	memset(self->seen, 0, sizeof(self->seen));
+	for (i = 0; i < 4; i++) {
+		idx = evs[i].context - CTX_BASE;
+		ASSERT_LE(0, idx);
+		ASSERT_GT(4, idx);
+		EXPECT_EQ(0, self->seen[idx]);
+		self->seen[idx] = 1;
+		EXPECT_EQ(self->handles[idx], evs[i].handle);
+		EXPECT_EQ(RDMA_ADDRINFO_EVENT_RESOLVED, evs[i].event);
+		EXPECT_EQ(0, evs[i].status);
+		EXPECT_EQ(1, evs[i].num_results);
+	}
+	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	/* A big buffer: as many as are queued. */
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], NULL));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, rai_resolve_async(self->fd, "192.0.2.200", NULL,
+					       AF_INET, 0, CTX_BASE + i,
+					       &self->handles[i]));
+	end = rai_now_ms() + 5000;
+	while (!rai_readable(self->fd) && rai_now_ms() < end)
+		usleep(1000);
+	usleep(300000);
+	len = read(self->fd, evs, sizeof(evs));
+	EXPECT_EQ((ssize_t)(2 * sizeof(ev)), len);
+}
+
+TEST_F(async, sync_resolve_queues_no_event)
+{
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_event ev;
+
+	ASSERT_EQ(0, rai_resolve_sync(self->fd, "192.0.2.5", NULL, AF_INET,
+				      0, &r));
+	ASSERT_EQ(0, r.status);
+	EXPECT_EQ(1, r.num_results);
+	usleep(200000);
+	EXPECT_FALSE(rai_readable(self->fd));
+	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+}
+
+TEST_F(async, destroy_drops_queued_event)
+{
+	struct rdma_addrinfo_event ev;
+	long long end;
+	__u32 h, dropped = 99;
+
+	ASSERT_EQ(0, rai_resolve_async(self->fd, "192.0.2.6", NULL, AF_INET,
+				       0, 8, &h));
+	end = rai_now_ms() + 5000;
+	while (!rai_readable(self->fd) && rai_now_ms() < end)
+		usleep(1000);
+	ASSERT_TRUE(rai_readable(self->fd));
+	ASSERT_EQ(0, rai_destroy(self->fd, h, &dropped));
+	EXPECT_EQ(1, dropped);
+	EXPECT_FALSE(rai_readable(self->fd));
+	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+}
+
+TEST_F_TIMEOUT(async, destroy_in_flight_cancels_without_late_event, 60)
+{
+	struct rdma_addrinfo_event ev;
+	char name[128];
+	__u32 dropped;
+	long c0;
+	int i;
+
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, rai_resolve_async(self->fd,
+					       rai_unique_name(name, sizeof(name),
+							       "cancel"),
+					       NULL, AF_UNSPEC, 0, CTX_BASE + i,
+					       &self->handles[i]));
+	/* At least one is in its upcall, the others in flight or queued. */
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	for (i = 0; i < 8; i++) {
+		dropped = 99;
+		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], &dropped));
+		EXPECT_EQ(0, dropped);
+	}
+	rai_upcall_hold(false);
+	/* The upcalls finish; no event may surface for the handles. */
+	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 4000))
+		TH_LOG("late event: handle %u context 0x%llx", ev.handle,
+		       (unsigned long long)ev.context);
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(-ENOENT, rai_destroy(self->fd, self->handles[i], NULL));
+}
+
+TEST_HARNESS_MAIN

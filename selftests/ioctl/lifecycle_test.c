@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Lifecycle: close() with 1000 requests pending and the module unloading
+ * afterwards, a process killed (and one interrupted) in a synchronous
+ * RESOLVE, two files isolated from each other, rmmod refused while a file
+ * is open and fine after.  The tests that unload the module load it again
+ * from $RAI_REPO/rdma_addrinfo.ko so the runner's teardown still works.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+FIXTURE(life) {
+	int fd;
+	bool counter;
+	bool unloaded;
+};
+
+FIXTURE_SETUP(life)
+{
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(life)
+{
+	if (self->counter)
+		rai_upcall_counter_remove();
+	if (self->fd >= 0)
+		close(self->fd);
+	/* Never leave the module out: the runner's teardown unloads it. */
+	if (self->unloaded && !rai_module_loaded()) {
+		int ret = rai_module_load(NULL);
+
+		if (ret)
+			TH_LOG("reloading the module failed: %s", strerror(-ret));
+	}
+}
+
+static void use_upcall_counter(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(life) *self)
+{
+	int ret = rai_upcall_counter_install();
+
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+	self->counter = true;
+}
+
+/* Unload, retrying while references drain, up to timeout_ms. */
+static int unload_within(int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms;
+	int ret;
+
+	for (;;) {
+		ret = rai_module_unload();
+		if (!ret || rai_now_ms() > end)
+			return ret;
+		usleep(50000);
+	}
+}
+
+TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 90)
+{
+	struct rdma_addrinfo_info info;
+	struct rdma_addrinfo_event ev;
+	long long t0, dt;
+	char name[128];
+	long c0;
+	int i, ret, fd2;
+
+	if (!rai_module_loaded())
+		SKIP(return, "module not loaded by the runner");
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	ASSERT_LE(1000, info.max_requests_per_fd);
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	/* 16 stuck in (or waiting for) an upcall, 984 done with events queued. */
+	for (i = 0; i < 16; i++)
+		ASSERT_EQ(0, rai_resolve_async(self->fd,
+					       rai_unique_name(name, sizeof(name),
+							       "close"),
+					       NULL, AF_UNSPEC, 0, i, NULL));
+	for (i = 16; i < 1000; i++) {
+		snprintf(name, sizeof(name), "10.2.%d.%d", i / 250, i % 250 + 1);
+		ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL, AF_INET,
+					       0, i, NULL));
+	}
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	EXPECT_EQ(1000, info.requests);
+	/* A second file sees none of it. */
+	fd2 = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, fd2);
+	EXPECT_FALSE(rai_readable(fd2));
+	t0 = rai_now_ms();
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	dt = rai_now_ms() - t0;
+	EXPECT_GT(2000, dt) TH_LOG("close() took %lld ms", dt);
+	EXPECT_EQ(-EAGAIN, rai_get_event(fd2, &ev));
+	close(fd2);
+	rai_upcall_hold(false);
+	/* Everything the file owned is gone: the module unloads. */
+	ret = unload_within(20000);
+	if (!ret)
+		self->unloaded = true;
+	ASSERT_EQ(0, ret) TH_LOG("module still busy 20 s after close: %s",
+				 strerror(-ret));
+	ret = rai_module_load(NULL);
+	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
+/* The state letter of /proc/PID/stat. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return '?';
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return '?';
+	}
+	fclose(f);
+	p = strrchr(buf, ')');
+	return p && p[1] && p[2] ? p[2] : '?';
+}
+
+static int wait_child(pid_t pid, int *status, int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms;
+	pid_t ret;
+
+	for (;;) {
+		ret = waitpid(pid, status, WNOHANG);
+		if (ret == pid)
+			return 0;
+		if (ret < 0)
+			return -errno;
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+}
+
+TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 60)
+{
+	char name[128];
+	int status, ret;
+	long c0;
+	pid_t pid;
+
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	rai_unique_name(name, sizeof(name), "kill");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rdma_addrinfo_resolve r;
+		int fd = rai_open(0);
+
+		if (fd < 0)
+			_exit(2);
+		rai_resolve_sync(fd, name, NULL, AF_UNSPEC, 0, &r);
+		_exit(3);	/* must not get here: killed in the wait */
+	}
+	ret = rai_upcall_wait_count(c0 + 1, 10000);
+	if (ret) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	ASSERT_EQ(0, ret) TH_LOG("the request never reached its upcall");
+	usleep(200000);
+	ASSERT_EQ(0, waitpid(pid, &status, WNOHANG))
+		TH_LOG("the synchronous RESOLVE returned while its upcall hangs");
+	/* Interruptible wait, not D state. */
+	EXPECT_EQ('S', proc_state(pid));
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ret = wait_child(pid, &status, 5000);
+	EXPECT_EQ(0, ret) TH_LOG("killed process still there after 5 s");
+	if (ret) {
+		rai_upcall_hold(false);
+		waitpid(pid, &status, 0);
+	}
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	rai_upcall_hold(false);
+	/* The device is fine for everybody else. */
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	got_usr1 = 1;
+}
+
+struct poke {
+	pthread_t target;
+	long count;
+};
+
+static void *poke_when_upcalled(void *arg)
+{
+	struct poke *p = arg;
+
+	if (!rai_upcall_wait_count(p->count, 10000)) {
+		usleep(200000);
+		pthread_kill(p->target, SIGUSR1);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 60)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_info info;
+	struct rdma_addrinfo_event ev;
+	struct poke poke;
+	pthread_t thr;
+	char name[128];
+	int ret;
+
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	use_upcall_counter(_metadata, self);
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	poke.target = pthread_self();
+	poke.count = rai_upcall_count() + 1;
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, poke_when_upcalled, &poke));
+	ret = rai_resolve_sync(self->fd,
+			       rai_unique_name(name, sizeof(name), "intr"),
+			       NULL, AF_UNSPEC, 0, &r);
+	pthread_join(thr, NULL);
+	rai_upcall_hold(false);
+	EXPECT_EQ(1, got_usr1);
+	ASSERT_EQ(-EINTR, ret);
+	/* The request is gone, and it never produces an event. */
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	EXPECT_EQ(0, info.requests);
+	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 4000));
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
+TEST_F(life, two_fds_isolated)
+{
+	struct rdma_addrinfo_info info;
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_query q;
+	struct rdma_addrinfo_event ev;
+	__u32 ha;
+	int fdb;
+
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	fdb = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, fdb);
+	ASSERT_EQ(0, rai_resolve_sync(self->fd, "192.0.2.9", NULL, AF_INET, 0,
+				      &r));
+	ASSERT_EQ(0, r.status);
+	/* A's handle is unknown to B. */
+	memset(&q, 0, sizeof(q));
+	q.handle = r.handle;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	EXPECT_EQ(-ENOENT, rai_query(fdb, &q));
+	EXPECT_EQ(-ENOENT, rai_destroy(fdb, r.handle, NULL));
+	/* ... and still A's. */
+	EXPECT_EQ(0, rai_query(self->fd, &q));
+	EXPECT_EQ(1, q.total);
+	/* A's events stay on A. */
+	ASSERT_EQ(0, rai_resolve_async(self->fd, "192.0.2.8", NULL, AF_INET, 0,
+				       0xa, &ha));
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 5000));
+	EXPECT_EQ(0xa, ev.context);
+	EXPECT_FALSE(rai_readable(fdb));
+	EXPECT_EQ(-EAGAIN, rai_get_event(fdb, &ev));
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	EXPECT_EQ(2, info.requests);
+	ASSERT_EQ(0, rai_get_info(fdb, &info));
+	EXPECT_EQ(0, info.requests);
+	/* B's own request works and leaves A's alone. */
+	EXPECT_EQ(0, rai_fd_works(fdb));
+	EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+	EXPECT_EQ(0, rai_destroy(self->fd, ha, NULL));
+	close(fdb);
+}
+
+TEST_F_TIMEOUT(life, rmmod_refused_while_fd_open_fine_after, 60)
+{
+	int ret;
+
+	if (!rai_module_loaded())
+		SKIP(return, "module not loaded by the runner");
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	ret = rai_module_unload();
+	if (!ret)
+		self->unloaded = true;
+	/* delete_module(O_NONBLOCK) on a module in use: EWOULDBLOCK. */
+	ASSERT_NE(0, ret) TH_LOG("module unloaded under an open fd");
+	EXPECT_TRUE(ret == -EAGAIN || ret == -EBUSY) TH_LOG("errno %d", -ret);
+	EXPECT_TRUE(rai_module_loaded());
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+	close(self->fd);
+	self->fd = -1;
+	ret = unload_within(10000);
+	if (!ret)
+		self->unloaded = true;
+	ASSERT_EQ(0, ret) TH_LOG("unload after close: %s", strerror(-ret));
+	EXPECT_FALSE(rai_module_loaded());
+	EXPECT_NE(0, access(RAI_DEV_PATH, F_OK));
+	ret = rai_module_load(NULL);
+	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
+TEST_HARNESS_MAIN
