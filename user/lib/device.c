@@ -35,13 +35,44 @@ static void rai_report_missing_module(int err)
 		RAI_DEVICE_PATH, strerror(err));
 }
 
+static void rai_report_abi_mismatch(int err, __u32 abi)
+{
+	static int reported;
+
+	if (__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+		return;
+	if (err)
+		fprintf(stderr, "librdma_addrinfo: %s: GET_INFO: %s: the rdma_addrinfo module is too old for this library\n",
+			RAI_DEVICE_PATH, strerror(err));
+	else
+		fprintf(stderr, "librdma_addrinfo: %s: the rdma_addrinfo module has ABI %u, this library needs %u\n",
+			RAI_DEVICE_PATH, abi, RDMA_ADDRINFO_ABI_VERSION);
+}
+
+/* The module must speak our ABI; else the fd is closed (EPROTONOSUPPORT). */
+static int rai_check_abi(int fd)
+{
+	struct rdma_addrinfo_info info;
+	int err = 0;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info))
+		err = errno;
+	if (!err && info.abi_version == RDMA_ADDRINFO_ABI_VERSION)
+		return fd;
+	rai_report_abi_mismatch(err, info.abi_version);
+	close(fd);
+	errno = EPROTONOSUPPORT;
+	return -1;
+}
+
 /**
  * rai_open_device - open /dev/infiniband/rdma_addrinfo
  * @nonblock: open it O_NONBLOCK (event channels)
  *
  * Return: the fd, or -1 with errno set; ENODEV when the module is not
  * loaded, reported once per process on stderr unless the librdmacm
- * fallback is enabled.
+ * fallback is enabled; EPROTONOSUPPORT when it speaks another ABI.
  */
 int rai_open_device(int nonblock)
 {
@@ -50,7 +81,7 @@ int rai_open_device(int nonblock)
 	int err;
 
 	if (fd >= 0)
-		return fd;
+		return rai_check_abi(fd);
 	err = errno;
 	if (err == ENOENT || err == ENXIO || err == ENODEV) {
 		if (!rai_fallback_enabled())
