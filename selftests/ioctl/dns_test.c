@@ -218,6 +218,46 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 	self->dns_stopped = false;
 }
 
+#define DNS_TIMEOUT_PARAM "/sys/module/" RAI_MODULE_NAME "/parameters/dns_timeout_ms"
+
+/*
+ * A resolver that never answers: -ETIMEDOUT.  The upcall is held in the
+ * counting wrapper; the module's own deadline (module parameter
+ * dns_timeout_ms, shortened here) must end the request.
+ */
+TEST_F_TIMEOUT(dns, resolver_not_answering_etimedout, 60)
+{
+	char name[128], saved[32] = "";
+	long long t0, dt;
+	FILE *f;
+	int ret;
+
+	f = fopen(DNS_TIMEOUT_PARAM, "re");
+	if (!f)
+		SKIP(return, "the module has no dns_timeout_ms parameter");
+	if (!fgets(saved, sizeof(saved), f))
+		saved[0] = '\0';
+	fclose(f);
+	saved[strcspn(saved, "\n")] = '\0';
+	ASSERT_NE(0, saved[0]);
+	ret = rai_upcall_counter_install();
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+	ASSERT_EQ(0, rai_sh("echo 1500 > " DNS_TIMEOUT_PARAM));
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	t0 = rai_now_ms();
+	ret = rai_lookup_str(self->fd, rai_unique_name(name, sizeof(name), "slow"),
+			     NULL, AF_UNSPEC, 0, &self->res, &self->n,
+			     &self->status);
+	dt = rai_now_ms() - t0;
+	rai_upcall_hold(false);
+	rai_sh("echo %s > " DNS_TIMEOUT_PARAM, saved);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(-ETIMEDOUT, self->status);
+	EXPECT_EQ(0, self->n);
+	EXPECT_LE(1400, dt) TH_LOG("ended after %lld ms", dt);
+	EXPECT_GT(15000, dt) TH_LOG("ended after %lld ms", dt);
+}
+
 TEST_F(dns, cached_name_second_lookup_makes_no_upcall)
 {
 	struct rdma_addrinfo_result *res2;
