@@ -1,33 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: module entry points.
+ * rdma_addrinfo: module entry points and parameters.
  */
 #include <linux/module.h>
-#include <linux/miscdevice.h>
-#include <linux/fs.h>
+#include <linux/moduleparam.h>
+#include <linux/workqueue.h>
 
-#include <rdma/rdma_addrinfo_abi.h>
+#include "backend.h"
+#include "device.h"
+#include "main.h"
+#include "request.h"
+#include "stats.h"
 
-static const struct file_operations rai_fops = {
-	.owner = THIS_MODULE,
-};
+unsigned int rai_max_requests_per_fd = 4096;
+unsigned int rai_max_requests = 65536;
+unsigned int rai_max_results = 64;
+unsigned int rai_max_upcalls = 16;
+unsigned int rai_dns_timeout_ms = 20000;
+unsigned int rai_sa_timeout_ms = 1000;
+unsigned int rai_sa_retries = 3;
 
-static struct miscdevice rai_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "rdma_addrinfo",
-	.nodename = RDMA_ADDRINFO_DEVNAME,
-	.mode = 0666,
-	.fops = &rai_fops,
-};
+struct workqueue_struct *rai_wq;
+
+#define RAI_PARAM_RANGE(_name, _min, _max)				\
+static int rai_param_set_##_name(const char *val,			\
+				 const struct kernel_param *kp)		\
+{									\
+	return param_set_uint_minmax(val, kp, _min, _max);		\
+}									\
+static const struct kernel_param_ops rai_param_ops_##_name = {		\
+	.set = rai_param_set_##_name,					\
+	.get = param_get_uint,						\
+}
+
+RAI_PARAM_RANGE(max_requests_per_fd, 1, 1 << 20);
+RAI_PARAM_RANGE(max_requests, 1, 1 << 24);
+RAI_PARAM_RANGE(max_results, 1, 1024);
+RAI_PARAM_RANGE(max_upcalls, 1, 1024);
+RAI_PARAM_RANGE(dns_timeout_ms, 0, 600000);
+RAI_PARAM_RANGE(sa_timeout_ms, 1, 60000);
+RAI_PARAM_RANGE(sa_retries, 0, 100);
+
+module_param_cb(max_requests_per_fd, &rai_param_ops_max_requests_per_fd,
+		&rai_max_requests_per_fd, 0644);
+MODULE_PARM_DESC(max_requests_per_fd,
+		 "Requests one open file may hold, in flight or done; beyond: EMFILE (default 4096)");
+module_param_cb(max_requests, &rai_param_ops_max_requests,
+		&rai_max_requests, 0644);
+MODULE_PARM_DESC(max_requests,
+		 "Requests the module holds in all; beyond: ENFILE (default 65536)");
+module_param_cb(max_results, &rai_param_ops_max_results,
+		&rai_max_results, 0644);
+MODULE_PARM_DESC(max_results, "Results kept per request (default 64)");
+module_param_cb(max_upcalls, &rai_param_ops_max_upcalls,
+		&rai_max_upcalls, 0444);
+MODULE_PARM_DESC(max_upcalls,
+		 "DNS resolver upcalls in progress at most (default 16)");
+module_param_cb(dns_timeout_ms, &rai_param_ops_dns_timeout_ms,
+		&rai_dns_timeout_ms, 0644);
+MODULE_PARM_DESC(dns_timeout_ms,
+		 "A DNS request still unanswered after this fails with ETIMEDOUT; 0: no limit (default 20000)");
+module_param_cb(sa_timeout_ms, &rai_param_ops_sa_timeout_ms,
+		&rai_sa_timeout_ms, 0644);
+MODULE_PARM_DESC(sa_timeout_ms, "SA MAD timeout per try (default 1000)");
+module_param_cb(sa_retries, &rai_param_ops_sa_retries,
+		&rai_sa_retries, 0644);
+MODULE_PARM_DESC(sa_retries, "SA MAD retries after the first try (default 3)");
 
 static int __init rai_init(void)
 {
-	return misc_register(&rai_misc);
+	int ret;
+
+	rai_stats_init();
+	ret = rai_request_init();
+	if (ret)
+		goto err_stats;
+	rai_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
+	if (!rai_wq) {
+		ret = -ENOMEM;
+		goto err_request;
+	}
+	ret = rai_dns_init();
+	if (ret)
+		goto err_wq;
+	ret = rai_device_init();
+	if (ret)
+		goto err_dns;
+	return 0;
+
+err_dns:
+	rai_dns_exit();
+err_wq:
+	destroy_workqueue(rai_wq);
+err_request:
+	rai_request_exit();
+err_stats:
+	rai_stats_exit();
+	return ret;
 }
 
+/*
+ * No file is open (each holds a module reference).  Requests may still be
+ * alive in a DNS upcall or a timer: wait for those, then the slab cache
+ * must be empty.
+ */
 static void __exit rai_exit(void)
 {
-	misc_deregister(&rai_misc);
+	rai_device_exit();
+	rai_dns_exit();
+	destroy_workqueue(rai_wq);
+	rai_request_exit();
+	rai_stats_exit();
 }
 
 module_init(rai_init);

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: the misc device, its file operations and the ioctls
+ * other than RESOLVE.
+ *
+ * Every open file is an event channel (struct rai_file).  ioctl() is the
+ * only way in (no write(): see include/rdma/ib.h on why write-as-ioctl is
+ * unsafe); read() and poll() deliver events.
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "backend.h"
+#include "compat.h"
+#include "device.h"
+#include "main.h"
+#include "request.h"
+#include "resolve.h"
+
+static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
+{
+	struct rdma_addrinfo_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.abi_version = RDMA_ADDRINFO_ABI_VERSION;
+	info.ai_flags_supported = RAI_AI_FLAGS_SUPPORTED;
+	info.resolve_flags_supported = RAI_RESOLVE_FLAGS_SUPPORTED;
+	info.features = rai_backend_features();
+	info.max_name_len = RDMA_ADDRINFO_NAME_MAX;
+	info.max_service_len = RDMA_ADDRINFO_SERVICE_MAX;
+	info.max_results = READ_ONCE(rai_max_results);
+	info.max_requests_per_fd = READ_ONCE(rai_max_requests_per_fd);
+	info.max_requests_total = READ_ONCE(rai_max_requests);
+	info.max_upcalls = rai_max_upcalls;
+	info.sa_timeout_ms = READ_ONCE(rai_sa_timeout_ms);
+	info.sa_retries = READ_ONCE(rai_sa_retries);
+	info.requests = atomic_read(&file->nr_requests);
+	info.result_size = sizeof(struct rdma_addrinfo_result);
+	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long rai_ioctl_get_event(struct rai_file *file, struct file *filp,
+				void __user *arg)
+{
+	struct rdma_addrinfo_event ev;
+	struct rai_request *req;
+	int ret;
+
+	ret = rai_event_pop(file, filp->f_flags & O_NONBLOCK, &ev, &req);
+	if (ret)
+		return ret;
+	if (copy_to_user(arg, &ev, sizeof(ev))) {
+		rai_event_unpop(req);
+		return -EFAULT;
+	}
+	rai_request_put(req);
+	return 0;
+}
+
+static long rai_ioctl_query(struct rai_file *file, void __user *arg)
+{
+	struct rdma_addrinfo_result *results;
+	enum rai_request_state state;
+	struct rdma_addrinfo_query q;
+	struct rai_request *req;
+	long ret = 0;
+
+	if (copy_from_user(&q, arg, sizeof(q)))
+		return -EFAULT;
+	if (q.reserved || q.result_size != sizeof(struct rdma_addrinfo_result))
+		return -EINVAL;
+
+	req = rai_request_lookup(file, q.handle);
+	if (!req)
+		return -ENOENT;
+	/* Results are immutable once the request is DONE. */
+	spin_lock_irq(&file->lock);
+	state = req->state;
+	results = req->results;
+	q.total = req->nr_results;
+	spin_unlock_irq(&file->lock);
+	if (state != RAI_REQ_DONE) {
+		ret = state == RAI_REQ_PENDING ? -EBUSY : -ENOENT;
+		goto out;
+	}
+	q.copied = min(q.count, q.total);
+	if (q.copied &&
+	    copy_to_user(u64_to_user_ptr(q.results), results,
+			 (size_t)q.copied * sizeof(*results))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (copy_to_user(arg, &q, sizeof(q)))
+		ret = -EFAULT;
+out:
+	rai_request_put(req);
+	return ret;
+}
+
+static long rai_ioctl_destroy(struct rai_file *file, void __user *arg)
+{
+	struct rdma_addrinfo_destroy d;
+	bool dropped = false;
+	int ret;
+
+	if (copy_from_user(&d, arg, sizeof(d)))
+		return -EFAULT;
+	if (d.flags || d.reserved)
+		return -EINVAL;
+	ret = rai_request_destroy(file, d.handle, &dropped);
+	if (ret)
+		return ret;
+	d.events_dropped = dropped;
+	/* The request is gone whether or not the caller learns of it. */
+	if (copy_to_user(arg, &d, sizeof(d)))
+		return -EFAULT;
+	return 0;
+}
+
+static long rai_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct rai_file *file = filp->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case RDMA_ADDRINFO_IOC_GET_INFO:
+		return rai_ioctl_get_info(file, uarg);
+	case RDMA_ADDRINFO_IOC_RESOLVE:
+		return rai_ioctl_resolve(file, uarg);
+	case RDMA_ADDRINFO_IOC_GET_EVENT:
+		return rai_ioctl_get_event(file, filp, uarg);
+	case RDMA_ADDRINFO_IOC_QUERY:
+		return rai_ioctl_query(file, uarg);
+	case RDMA_ADDRINFO_IOC_DESTROY:
+		return rai_ioctl_destroy(file, uarg);
+	}
+	return -ENOTTY;
+}
+
+static ssize_t rai_read(struct file *filp, char __user *buf, size_t count,
+			loff_t *pos)
+{
+	struct rai_file *file = filp->private_data;
+	bool nonblock = filp->f_flags & O_NONBLOCK;
+	struct rdma_addrinfo_event ev;
+	struct rai_request *req;
+	size_t done = 0;
+	int ret;
+
+	if (count < sizeof(ev))
+		return -EINVAL;
+
+	while (count - done >= sizeof(ev)) {
+		/* Wait for the first event only. */
+		ret = rai_event_pop(file, nonblock || done, &ev, &req);
+		if (ret)
+			break;
+		if (copy_to_user(buf + done, &ev, sizeof(ev))) {
+			rai_event_unpop(req);
+			ret = -EFAULT;
+			break;
+		}
+		rai_request_put(req);
+		done += sizeof(ev);
+	}
+	return done ? done : ret;
+}
+
+static __poll_t rai_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct rai_file *file = filp->private_data;
+
+	poll_wait(filp, &file->wait, wait);
+	return rai_events_pending(file) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static int rai_open(struct inode *inode, struct file *filp)
+{
+	struct rai_file *file;
+
+	file = rai_file_create();
+	if (!file)
+		return -ENOMEM;
+	filp->private_data = file;
+	return nonseekable_open(inode, filp);
+}
+
+static int rai_release(struct inode *inode, struct file *filp)
+{
+	rai_file_close(filp->private_data);
+	return 0;
+}
+
+static const struct file_operations rai_fops = {
+	.owner = THIS_MODULE,
+	.open = rai_open,
+	.release = rai_release,
+	.read = rai_read,
+	.poll = rai_poll,
+	.unlocked_ioctl = rai_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice rai_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "rdma_addrinfo",
+	.nodename = RDMA_ADDRINFO_DEVNAME,
+	.mode = 0666,
+	.fops = &rai_fops,
+};
+
+int rai_device_init(void)
+{
+	return misc_register(&rai_misc);
+}
+
+void rai_device_exit(void)
+{
+	misc_deregister(&rai_misc);
+}

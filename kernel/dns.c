@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: the DNS backend.
+ *
+ * Names go to the kernel's dns_resolver key type: dns_query() with the
+ * option "list" (every A and AAAA address, comma-separated), in the
+ * network namespace of the file's opener.  dns_query() sleeps until the
+ * request-key upcall has answered, so it runs on a workqueue whose
+ * max_active, together with a semaphore, bounds the number of upcalls in
+ * progress (max_upcalls): each upcall is a root process.  Answers are cached
+ * in the keyring for the key's lifetime; a cached name costs no upcall.
+ *
+ * A request that is still waiting for the resolver after dns_timeout_ms
+ * completes with -ETIMEDOUT; the upcall itself cannot be interrupted and
+ * its late answer is dropped (it still fills the key cache).
+ *
+ * How key.dns_resolver (keyutils) reports failures, and what we make of
+ * them:
+ *
+ *  - keyutils up to 1.6.3 (Debian 12) rejects the key with the *h_errno*
+ *    value NO_DATA (4) for every getaddrinfo() failure: nsError() maps
+ *    the code for its log message only and passes the raw value to
+ *    keyctl_reject().  The kernel then reports -4, i.e. -EINTR, for a
+ *    missing name, a name without addresses and an unreachable server
+ *    alike, and keeps that negative key for 60 s.  We report -ENXIO
+ *    (EAI_NONAME), the most likely cause; the others cannot be told apart.
+ *  - Later keyutils map h_errno through a table before rejecting:
+ *    HOST_NOT_FOUND and NO_DATA become -ENODATA, TRY_AGAIN -EAGAIN,
+ *    NO_RECOVERY -ECONNREFUSED.
+ *  - A helper that failed without instantiating the key, or that is not
+ *    configured, leaves a negative key: -ENOKEY.  Expired or revoked keys
+ *    give -EKEYEXPIRED/-EKEYREVOKED.
+ *  - A helper may answer "#dnserror=N" (dns_resolver's own convention);
+ *    dns_query() returns -N.  Statuses of our ABI pass through as they are.
+ *  - dns_query() refuses names shorter than 3 bytes with -EINVAL.
+ */
+#include <linux/jiffies.h>
+#include <linux/semaphore.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+#include <linux/timekeeping.h>
+#include <linux/dns_resolver.h>
+#include <linux/workqueue.h>
+
+#include "backend.h"
+#include "main.h"
+#include "numeric.h"
+#include "stats.h"
+
+static struct workqueue_struct *rai_dns_wq;
+static struct semaphore rai_upcall_sem;
+
+static int rai_dns_status(int ret)
+{
+	switch (ret) {
+	case -ENXIO:
+	case -ENODATA:
+	case -EADDRNOTAVAIL:
+	case -EAGAIN:
+	case -ETIMEDOUT:
+	case -ENOMEM:
+		return ret;
+	case -EINTR:		/* keyutils <= 1.6.3: any getaddrinfo() failure */
+	case -EKEYREJECTED:
+	case -EINVAL:		/* name too short for dns_query() */
+		return -ENXIO;
+	case -ECONNREFUSED:	/* NO_RECOVERY */
+	case -ENOKEY:		/* no helper, or it failed */
+	case -EKEYEXPIRED:
+	case -EKEYREVOKED:
+	default:
+		return -EAGAIN;
+	}
+}
+
+/* Turn the helper's "a,b,c" into results; consumes nothing. */
+static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
+			 struct rdma_addrinfo_result **resultsp, u32 *nrp)
+{
+	u32 max = READ_ONCE(rai_max_results), n = 1, nr = 0;
+	struct rdma_addrinfo_result *results;
+	union rai_sockaddr addr;
+	bool any = false;
+	char *tok, *p;
+
+	if (!*list)
+		return -ENODATA;
+	for (p = list; *p; p++)
+		n += *p == ',';
+	results = rai_results_alloc(min(n, max));
+	if (!results)
+		return -ENOMEM;
+
+	p = list;
+	while ((tok = strsep(&p, ",")) && nr < max) {
+		if (rai_numeric_parse_ip(req->file->net, tok, strlen(tok),
+					 &addr))
+			continue;
+		any = true;
+		if (!rai_request_wants(req, addr.sa.sa_family))
+			continue;
+		rai_result_fill_ip(req, &results[nr++], &addr.sa,
+				   RDMA_ADDRINFO_ORIGIN_DNS, ttl);
+	}
+	if (!nr) {
+		rai_results_free(results);
+		return any ? -EADDRNOTAVAIL : -ENODATA;
+	}
+	*resultsp = results;
+	*nrp = nr;
+	return 0;
+}
+
+static void rai_dns_work(struct work_struct *work)
+{
+	struct rai_request *req = container_of(work, struct rai_request, work);
+	struct rdma_addrinfo_result *results = NULL;
+	time64_t expiry = 0, now;
+	char *list = NULL;
+	u32 nr = 0, ttl = 0;
+	int ret;
+
+	if (rai_request_cancelled(req))
+		goto out;
+
+	if (down_trylock(&rai_upcall_sem)) {
+		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
+		down(&rai_upcall_sem);
+	}
+	atomic_inc(&rai_upcalls_active);
+	rai_stat_inc(RAI_STAT_DNS_QUERIES);
+	ret = dns_query(req->file->net, NULL, req->node, req->node_len,
+			"list", &list, &expiry, false);
+	atomic_dec(&rai_upcalls_active);
+	up(&rai_upcall_sem);
+
+	if (ret < 0) {
+		rai_stat_inc(RAI_STAT_DNS_FAILURES);
+		pr_debug("dns_query(%s): %d\n", req->node, ret);
+		ret = rai_dns_status(ret);
+	} else {
+		now = ktime_get_real_seconds();
+		if (expiry > now)
+			ttl = min_t(time64_t, expiry - now, U32_MAX);
+		ret = rai_dns_parse(req, list, ttl, &results, &nr);
+		kfree(list);
+	}
+	rai_request_complete(req, ret, results, nr);
+
+	if (cancel_delayed_work(&req->timeout))
+		rai_request_put(req);
+out:
+	rai_request_put(req);
+}
+
+static void rai_dns_timeout(struct work_struct *work)
+{
+	struct rai_request *req = container_of(to_delayed_work(work),
+					       struct rai_request, timeout);
+
+	if (rai_request_complete(req, -ETIMEDOUT, NULL, 0))
+		rai_stat_inc(RAI_STAT_DNS_TIMEOUTS);
+	rai_request_put(req);
+}
+
+static void rai_dns_prepare(struct rai_request *req)
+{
+	INIT_WORK(&req->work, rai_dns_work);
+	INIT_DELAYED_WORK(&req->timeout, rai_dns_timeout);
+}
+
+static void rai_dns_start(struct rai_request *req)
+{
+	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
+
+	if (timeout_ms) {
+		rai_request_get(req);
+		queue_delayed_work(rai_wq, &req->timeout,
+				   msecs_to_jiffies(timeout_ms));
+	}
+	rai_request_get(req);
+	queue_work(rai_dns_wq, &req->work);
+}
+
+/* Process context, no locks held; the caller holds a reference. */
+static void rai_dns_cancel(struct rai_request *req)
+{
+	if (cancel_work(&req->work))
+		rai_request_put(req);
+	if (cancel_delayed_work(&req->timeout))
+		rai_request_put(req);
+}
+
+const struct rai_backend_ops rai_dns_ops = {
+	.name = "dns",
+	.feature = RDMA_ADDRINFO_FEATURE_DNS,
+	.prepare = rai_dns_prepare,
+	.start = rai_dns_start,
+	.cancel = rai_dns_cancel,
+};
+
+int rai_dns_init(void)
+{
+	sema_init(&rai_upcall_sem, rai_max_upcalls);
+	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND, rai_max_upcalls);
+	return rai_dns_wq ? 0 : -ENOMEM;
+}
+
+/* After every file is closed: waits for upcalls still in progress. */
+void rai_dns_exit(void)
+{
+	destroy_workqueue(rai_dns_wq);
+}

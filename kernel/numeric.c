@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: the numeric backend.
+ *
+ * IPv4 dotted quads, IPv6 literals with an optional "%scope" (interface
+ * name or index) and, for AF_IB with RAI_FAMILY, IB GIDs written as IPv6
+ * literals are parsed here, in the ioctl's context: no upcall, no
+ * workqueue.  Requests without a node (passive or loopback addresses)
+ * are served here too.
+ */
+#include <linux/ctype.h>
+#include <linux/inet.h>
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/socket.h>
+#include <linux/string.h>
+
+#include "backend.h"
+#include "main.h"
+#include "numeric.h"
+#include "stats.h"
+
+u32 rai_sockaddr_len(u16 family)
+{
+	switch (family) {
+	case AF_INET:
+		return sizeof(struct sockaddr_in);
+	case AF_INET6:
+		return sizeof(struct sockaddr_in6);
+	case AF_IB:
+		return sizeof(struct sockaddr_ib);
+	}
+	return 0;
+}
+
+static int rai_numeric_scope(struct net *net, const char *scope, size_t len,
+			     u32 *scope_id)
+{
+	char name[IFNAMSIZ];
+	struct net_device *dev;
+	size_t i;
+
+	if (!len || len >= IFNAMSIZ)
+		return -EINVAL;
+	memcpy(name, scope, len);
+	name[len] = '\0';
+
+	for (i = 0; i < len && isdigit(name[i]); i++)
+		;
+	if (i == len)
+		return kstrtou32(name, 10, scope_id);
+
+	dev = dev_get_by_name(net, name);
+	if (!dev)
+		return -ENODEV;
+	*scope_id = dev->ifindex;
+	dev_put(dev);
+	return 0;
+}
+
+/**
+ * rai_numeric_parse_ip - parse an IPv4 or IPv6 literal
+ * @net: namespace for interface names in a scope
+ * @str: the literal (need not be NUL-terminated)
+ * @len: its length
+ * @addr: filled with family and address, port 0
+ *
+ * Return: 0, or -EINVAL when @str is not a literal (-ENODEV: unknown
+ * scope interface).
+ */
+int rai_numeric_parse_ip(struct net *net, const char *str, size_t len,
+			 union rai_sockaddr *addr)
+{
+	const char *end, *pct;
+	size_t alen;
+	u32 scope_id = 0;
+	int ret;
+
+	memset(addr, 0, sizeof(*addr));
+	if (!len || len > INT_MAX)
+		return -EINVAL;
+
+	if (in4_pton(str, len, (u8 *)&addr->in.sin_addr.s_addr, -1, &end) &&
+	    end == str + len) {
+		addr->in.sin_family = AF_INET;
+		return 0;
+	}
+
+	pct = memchr(str, '%', len);
+	alen = pct ? pct - str : len;
+	if (!alen || !in6_pton(str, alen, addr->in6.sin6_addr.s6_addr, -1,
+			       &end) || end != str + alen)
+		goto err_inval;
+	if (pct) {
+		ret = rai_numeric_scope(net, pct + 1, len - alen - 1,
+					&scope_id);
+		if (ret)
+			goto err;
+	}
+	addr->in6.sin6_family = AF_INET6;
+	addr->in6.sin6_scope_id = scope_id;
+	return 0;
+
+err_inval:
+	ret = -EINVAL;
+err:
+	memset(addr, 0, sizeof(*addr));
+	return ret;
+}
+
+/* An IB GID in IPv6 notation, as an AF_IB address with no service ID. */
+int rai_numeric_parse_gid(const char *str, size_t len,
+			  union rai_sockaddr *addr)
+{
+	const char *end;
+
+	memset(addr, 0, sizeof(*addr));
+	if (!len || len > INT_MAX ||
+	    !in6_pton(str, len, addr->ib.sib_addr.sib_raw, -1, &end) ||
+	    end != str + len) {
+		memset(addr, 0, sizeof(*addr));
+		return -EINVAL;
+	}
+	addr->ib.sib_family = AF_IB;
+	addr->ib.sib_pkey = cpu_to_be16(0xffff);
+	return 0;
+}
+
+static int rai_numeric_parse(const struct rai_request *req,
+			     union rai_sockaddr *addr)
+{
+	if ((req->ai_flags & RDMA_ADDRINFO_RAI_FAMILY) &&
+	    req->family == AF_IB)
+		return rai_numeric_parse_gid(req->node, req->node_len, addr);
+	return rai_numeric_parse_ip(req->file->net, req->node, req->node_len,
+				    addr);
+}
+
+/* Whether the numeric backend should take @req (which has a node). */
+bool rai_numeric_is_literal(const struct rai_request *req)
+{
+	union rai_sockaddr addr;
+
+	return !rai_numeric_parse(req, &addr);
+}
+
+/* No node: wildcard (RAI_PASSIVE) or loopback addresses. */
+static void rai_numeric_no_node(struct rai_request *req)
+{
+	bool passive = req->ai_flags & RDMA_ADDRINFO_RAI_PASSIVE;
+	struct rdma_addrinfo_result *res;
+	union rai_sockaddr addr[2];
+	u32 i, n = 0;
+
+	memset(addr, 0, sizeof(addr));
+	if (rai_request_wants(req, AF_INET)) {
+		addr[n].in.sin_family = AF_INET;
+		if (!passive)
+			addr[n].in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		n++;
+	}
+	if (rai_request_wants(req, AF_INET6)) {
+		addr[n].in6.sin6_family = AF_INET6;
+		if (!passive)
+			addr[n].in6.sin6_addr = in6addr_loopback;
+		n++;
+	}
+	/* AF_IB without a node: one wildcard (or loopback GID) address. */
+	if (rai_request_wants(req, AF_IB) && n == 2)
+		n = 1;
+	n = min(n, READ_ONCE(rai_max_results));
+	if (!n) {
+		rai_request_complete(req, -EADDRNOTAVAIL, NULL, 0);
+		return;
+	}
+
+	res = rai_results_alloc(n);
+	if (!res) {
+		rai_request_complete(req, -ENOMEM, NULL, 0);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		rai_result_fill_ip(req, &res[i], &addr[i].sa,
+				   passive ? RDMA_ADDRINFO_ORIGIN_PASSIVE :
+					     RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
+	rai_request_complete(req, 0, res, n);
+}
+
+static void rai_numeric_start(struct rai_request *req)
+{
+	struct rdma_addrinfo_result *res;
+	union rai_sockaddr addr;
+	int ret;
+
+	rai_stat_inc(RAI_STAT_NUMERIC);
+	if (!req->node) {
+		rai_numeric_no_node(req);
+		return;
+	}
+
+	ret = rai_numeric_parse(req, &addr);
+	if (ret) {
+		/* RAI_NUMERICHOST with a name: EAI_NONAME */
+		rai_request_complete(req, -ENXIO, NULL, 0);
+		return;
+	}
+	if (addr.sa.sa_family != AF_IB &&
+	    !rai_request_wants(req, addr.sa.sa_family)) {
+		rai_request_complete(req, -EADDRNOTAVAIL, NULL, 0);
+		return;
+	}
+
+	res = rai_results_alloc(1);
+	if (!res) {
+		rai_request_complete(req, -ENOMEM, NULL, 0);
+		return;
+	}
+	rai_result_fill_ip(req, res, &addr.sa, RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
+	rai_request_complete(req, 0, res, 1);
+}
+
+const struct rai_backend_ops rai_numeric_ops = {
+	.name = "numeric",
+	.feature = RDMA_ADDRINFO_FEATURE_NUMERIC,
+	.start = rai_numeric_start,
+};

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: request objects and the per-file event channel.
+ *
+ * Lifetime rules:
+ *
+ *  - A request is allocated with one reference, which becomes the handle
+ *    table's reference when it is published.  It is published (xa_alloc)
+ *    only once every input field is set; the ioctl that creates it holds
+ *    its own reference across publication, because another thread may
+ *    destroy it the moment it is findable.
+ *  - Lookups take a reference under the xarray lock, so an object that is
+ *    findable is never freed: removal from the table (xa_erase) comes
+ *    first, the table's reference is dropped after.
+ *  - Exactly one party removes a handle: whoever gets the pointer back from
+ *    xa_erase()/xa_cmpxchg().  That party detaches the request: a pending
+ *    request turns RAI_REQ_CANCELLED (its later completion is discarded),
+ *    a queued event is unlinked.  Both happen under the file lock, as do
+ *    completion and event removal, so no event of a detached request can
+ *    be read afterwards.
+ *  - A backend that works asynchronously holds a reference of its own;
+ *    every request holds a reference on its file, so a late completion
+ *    after close() finds valid memory and is simply dropped.
+ *  - Requests come from a dedicated slab cache: one that is leaked makes
+ *    kmem_cache_destroy() complain when the module is unloaded.
+ */
+#include <linux/mm.h>
+#include <linux/nsproxy.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+
+#include "main.h"
+#include "request.h"
+#include "stats.h"
+
+static struct kmem_cache *rai_request_cache;
+
+/*
+ * A constructor keeps the cache from being merged with another of the same
+ * size, so that a leaked request is reported under our name.  Objects are
+ * cleared in rai_request_alloc() (__GFP_ZERO is not allowed with a ctor).
+ */
+static void rai_request_ctor(void *obj)
+{
+}
+
+int rai_request_init(void)
+{
+	rai_request_cache = kmem_cache_create("rai_request",
+					      sizeof(struct rai_request), 0,
+					      SLAB_ACCOUNT, rai_request_ctor);
+	return rai_request_cache ? 0 : -ENOMEM;
+}
+
+void rai_request_exit(void)
+{
+	kmem_cache_destroy(rai_request_cache);
+}
+
+struct rdma_addrinfo_result *rai_results_alloc(u32 nr)
+{
+	return kvcalloc(nr, sizeof(struct rdma_addrinfo_result),
+			GFP_KERNEL_ACCOUNT);
+}
+
+void rai_results_free(struct rdma_addrinfo_result *results)
+{
+	kvfree(results);
+}
+
+static void rai_file_release(struct kref *ref)
+{
+	struct rai_file *file = container_of(ref, struct rai_file, ref);
+
+	WARN_ON_ONCE(!list_empty(&file->events));
+	put_net(file->net);
+	kfree(file);
+}
+
+struct rai_file *rai_file_create(void)
+{
+	struct rai_file *file;
+
+	file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
+	if (!file)
+		return NULL;
+	xa_init_flags(&file->handles, XA_FLAGS_ALLOC1);
+	spin_lock_init(&file->lock);
+	INIT_LIST_HEAD(&file->events);
+	init_waitqueue_head(&file->wait);
+	atomic_set(&file->nr_requests, 0);
+	kref_init(&file->ref);
+	file->net = get_net(current->nsproxy->net_ns);
+	return file;
+}
+
+/*
+ * Detach a request that was just removed from its file's table: cancel it
+ * if it is still in flight, drop its event if one is queued.  Returns
+ * whether an event was dropped.
+ */
+static bool rai_request_detach(struct rai_request *req)
+{
+	struct rai_file *file = req->file;
+	bool was_pending = false, dropped = false;
+	unsigned long flags;
+
+	spin_lock_irqsave(&file->lock, flags);
+	if (req->state == RAI_REQ_PENDING) {
+		WRITE_ONCE(req->state, RAI_REQ_CANCELLED);
+		was_pending = true;
+	}
+	if (req->event_queued) {
+		list_del_init(&req->event_entry);
+		req->event_queued = false;
+		dropped = true;
+	}
+	spin_unlock_irqrestore(&file->lock, flags);
+
+	atomic_dec(&file->nr_requests);
+	if (was_pending) {
+		rai_stat_inc(RAI_STAT_CANCELLED);
+		/* A synchronous waiter in another thread must not hang. */
+		complete_all(&req->done);
+		if (req->backend && req->backend->cancel)
+			req->backend->cancel(req);
+	}
+	if (dropped)
+		rai_stat_inc(RAI_STAT_EVENTS_DROPPED);
+	return dropped;
+}
+
+void rai_file_close(struct rai_file *file)
+{
+	struct rai_request *req;
+	unsigned long index;
+
+	/* No ioctl can run any more: the file's last reference is gone. */
+	xa_for_each(&file->handles, index, req) {
+		if (xa_erase(&file->handles, index) != req)
+			continue;
+		rai_request_detach(req);
+		rai_request_put(req);
+	}
+	xa_destroy(&file->handles);
+	kref_put(&file->ref, rai_file_release);
+}
+
+struct rai_request *rai_request_alloc(struct rai_file *file)
+{
+	struct rai_request *req;
+	int ret;
+
+	if (atomic_inc_return(&file->nr_requests) >
+	    READ_ONCE(rai_max_requests_per_fd)) {
+		ret = -EMFILE;
+		goto err_file;
+	}
+	if (atomic_inc_return(&rai_requests_total) >
+	    READ_ONCE(rai_max_requests)) {
+		ret = -ENFILE;
+		goto err_total;
+	}
+	req = kmem_cache_alloc(rai_request_cache, GFP_KERNEL_ACCOUNT);
+	if (!req) {
+		ret = -ENOMEM;
+		goto err_total;
+	}
+	memset(req, 0, sizeof(*req));
+	refcount_set(&req->ref, 1);
+	req->file = file;
+	kref_get(&file->ref);
+	req->state = RAI_REQ_PENDING;
+	INIT_LIST_HEAD(&req->event_entry);
+	init_completion(&req->done);
+	req->started = jiffies;
+	return req;
+
+err_total:
+	atomic_dec(&rai_requests_total);
+err_file:
+	atomic_dec(&file->nr_requests);
+	return ERR_PTR(ret);
+}
+
+static void rai_request_free(struct rai_request *req)
+{
+	struct rai_file *file = req->file;
+
+	WARN_ON_ONCE(req->event_queued);
+	rai_results_free(req->results);
+	kfree(req->node);
+	kmem_cache_free(rai_request_cache, req);
+	atomic_dec(&rai_requests_total);
+	kref_put(&file->ref, rai_file_release);
+}
+
+/* Free a request that was never published. */
+void rai_request_abandon(struct rai_request *req)
+{
+	atomic_dec(&req->file->nr_requests);
+	rai_request_free(req);
+}
+
+void rai_request_get(struct rai_request *req)
+{
+	refcount_inc(&req->ref);
+}
+
+void rai_request_put(struct rai_request *req)
+{
+	if (refcount_dec_and_test(&req->ref))
+		rai_request_free(req);
+}
+
+/* Whether a pending request was destroyed (a hint: it may change at once). */
+bool rai_request_cancelled(struct rai_request *req)
+{
+	return READ_ONCE(req->state) == RAI_REQ_CANCELLED;
+}
+
+/*
+ * Make a fully built request findable.  The table takes over the
+ * allocation reference; the caller must hold one of its own.
+ */
+int rai_request_publish(struct rai_request *req)
+{
+	return xa_alloc(&req->file->handles, &req->handle, req, xa_limit_31b,
+			GFP_KERNEL_ACCOUNT);
+}
+
+void rai_request_start(struct rai_request *req)
+{
+	rai_stat_inc(RAI_STAT_REQUESTS);
+	req->backend->start(req);
+	/*
+	 * Destroyed by another thread while starting: the cancel may have
+	 * run before start() queued anything.  Both sides order the state
+	 * change against the queueing with fully ordered atomics.
+	 */
+	if (rai_request_cancelled(req) && req->backend->cancel)
+		req->backend->cancel(req);
+}
+
+struct rai_request *rai_request_lookup(struct rai_file *file, u32 handle)
+{
+	struct rai_request *req;
+
+	xa_lock(&file->handles);
+	req = xa_load(&file->handles, handle);
+	if (req)
+		rai_request_get(req);
+	xa_unlock(&file->handles);
+	return req;
+}
+
+int rai_request_destroy(struct rai_file *file, u32 handle, bool *dropped)
+{
+	struct rai_request *req;
+
+	req = xa_erase(&file->handles, handle);
+	if (!req)
+		return -ENOENT;
+	*dropped = rai_request_detach(req);
+	rai_request_put(req);
+	return 0;
+}
+
+/*
+ * Destroy @req on behalf of its creator (interrupted synchronous RESOLVE),
+ * unless another thread destroyed it by handle already.
+ */
+void rai_request_cancel(struct rai_request *req)
+{
+	struct rai_file *file = req->file;
+
+	if (xa_cmpxchg(&file->handles, req->handle, req, NULL, 0) != req)
+		return;
+	rai_request_detach(req);
+	rai_request_put(req);
+}
+
+/**
+ * rai_request_complete - report the outcome of a request
+ * @req: the request; the caller holds a reference
+ * @status: 0 or a negative errno
+ * @results: array from rai_results_alloc() or NULL; always consumed
+ * @nr: entries of @results
+ *
+ * Only the first completion of a pending request counts; a request that
+ * was cancelled or completed already discards this one.  Any context.
+ *
+ * Return: whether this completion was recorded.
+ */
+bool rai_request_complete(struct rai_request *req, int status,
+			  struct rdma_addrinfo_result *results, u32 nr)
+{
+	struct rai_file *file = req->file;
+	unsigned long flags;
+
+	if (status || !nr) {
+		rai_results_free(results);
+		results = NULL;
+		nr = 0;
+	}
+
+	spin_lock_irqsave(&file->lock, flags);
+	if (req->state != RAI_REQ_PENDING) {
+		spin_unlock_irqrestore(&file->lock, flags);
+		rai_results_free(results);
+		return false;
+	}
+	req->results = results;
+	req->nr_results = nr;
+	req->status = status;
+	WRITE_ONCE(req->state, RAI_REQ_DONE);
+	if (!req->sync) {
+		list_add_tail(&req->event_entry, &file->events);
+		req->event_queued = true;
+	}
+	spin_unlock_irqrestore(&file->lock, flags);
+
+	rai_stat_inc(RAI_STAT_COMPLETED);
+	if (status)
+		rai_stat_inc(RAI_STAT_FAILED);
+	if (req->sync)
+		complete_all(&req->done);
+	else
+		wake_up_interruptible_poll(&file->wait, EPOLLIN | EPOLLRDNORM);
+	return true;
+}
+
+bool rai_events_pending(struct rai_file *file)
+{
+	bool pending;
+
+	spin_lock_irq(&file->lock);
+	pending = !list_empty(&file->events);
+	spin_unlock_irq(&file->lock);
+	return pending;
+}
+
+/**
+ * rai_event_pop - take the oldest event off the queue
+ * @file: the channel
+ * @nonblock: fail with -EAGAIN rather than wait
+ * @ev: filled in
+ * @reqp: the request, referenced: hand it to rai_event_unpop() if @ev could
+ *	not be delivered, else put it
+ *
+ * Return: 0, -EAGAIN or -ERESTARTSYS.
+ */
+int rai_event_pop(struct rai_file *file, bool nonblock,
+		  struct rdma_addrinfo_event *ev, struct rai_request **reqp)
+{
+	struct rai_request *req;
+	int ret;
+
+	for (;;) {
+		spin_lock_irq(&file->lock);
+		req = list_first_entry_or_null(&file->events,
+					       struct rai_request, event_entry);
+		if (req) {
+			list_del_init(&req->event_entry);
+			req->event_queued = false;
+			rai_request_get(req);
+			memset(ev, 0, sizeof(*ev));
+			ev->context = req->context;
+			ev->handle = req->handle;
+			ev->status = req->status;
+			ev->event = req->status ? RDMA_ADDRINFO_EVENT_ERROR :
+						  RDMA_ADDRINFO_EVENT_RESOLVED;
+			ev->num_results = req->nr_results;
+			spin_unlock_irq(&file->lock);
+			*reqp = req;
+			return 0;
+		}
+		spin_unlock_irq(&file->lock);
+
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(file->wait,
+					       rai_events_pending(file));
+		if (ret)
+			return ret;
+	}
+}
+
+/*
+ * Put an event that could not be copied out back at the head of the queue,
+ * unless its request was destroyed meanwhile.
+ */
+void rai_event_unpop(struct rai_request *req)
+{
+	struct rai_file *file = req->file;
+	bool findable;
+
+	xa_lock(&file->handles);
+	findable = xa_load(&file->handles, req->handle) == req;
+	spin_lock_irq(&file->lock);
+	if (findable && req->state == RAI_REQ_DONE && !req->event_queued) {
+		list_add(&req->event_entry, &file->events);
+		req->event_queued = true;
+	}
+	spin_unlock_irq(&file->lock);
+	xa_unlock(&file->handles);
+	rai_request_put(req);
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rdma_addrinfo: request objects, the per-file handle table and the
+ * per-file event queue.
+ */
+#ifndef _RAI_REQUEST_H
+#define _RAI_REQUEST_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include <rdma/rdma_addrinfo_abi.h>
+
+struct net;
+struct rai_request;
+
+/**
+ * struct rai_file - one open file of the device: an event channel
+ * @handles: handle -> struct rai_request; the table holds one reference
+ * @lock: protects @events and every request's @state and @event_queued
+ * @events: completed asynchronous requests whose event is not yet read
+ * @wait: readers and pollers of @events
+ * @net: network namespace of the opener (DNS, routes)
+ * @nr_requests: requests held by @handles
+ * @ref: the file itself and every request of it hold one
+ */
+struct rai_file {
+	struct xarray handles;
+	spinlock_t lock;
+	struct list_head events;
+	wait_queue_head_t wait;
+	struct net *net;
+	atomic_t nr_requests;
+	struct kref ref;
+};
+
+enum rai_request_state {
+	RAI_REQ_PENDING,	/* the backend owns the completion */
+	RAI_REQ_DONE,		/* results and status are final */
+	RAI_REQ_CANCELLED,	/* destroyed while pending: no event */
+};
+
+/**
+ * struct rai_backend_ops - one way of resolving a request
+ * @name: for messages and debugfs
+ * @feature: RDMA_ADDRINFO_FEATURE_* bit it provides
+ * @prepare: optional; called before the request is published, to set up
+ *	what @cancel may touch (work items, timers)
+ * @start: begin resolving @req.  Called once the request is published;
+ *	must eventually call rai_request_complete() exactly once unless
+ *	@cancel made that unnecessary (completing a cancelled request is
+ *	harmless: the results are dropped).  May complete before returning.
+ * @cancel: optional; called when a pending request is destroyed, after
+ *	its state became RAI_REQ_CANCELLED, and again after @start if the
+ *	request was destroyed while being started: it must be idempotent.
+ *	Process context; it may not wait for the resolution; it must not
+ *	free @req (the backend's own reference does that).
+ */
+struct rai_backend_ops {
+	const char *name;
+	u32 feature;
+	void (*prepare)(struct rai_request *req);
+	void (*start)(struct rai_request *req);
+	void (*cancel)(struct rai_request *req);
+};
+
+/**
+ * struct rai_request - one RESOLVE
+ * @ref: the handle table, the backend while working, and short-lived users
+ * @file: owner (referenced)
+ * @handle: key in @file->handles
+ * @context: resolve.context, echoed in the event
+ * @state: enum rai_request_state, under @file->lock
+ * @sync: RESOLVE_SYNC: completion wakes @done instead of queueing an event
+ * @event_queued: on @file->events (under @file->lock)
+ * @event_entry: link in @file->events
+ * @done: completed when the request leaves RAI_REQ_PENDING
+ * @status: completion status, 0 or -errno
+ * @results: the results (kvmalloc'ed), owned by the request once DONE
+ * @nr_results: entries of @results
+ * @backend: who resolves it
+ * @work: for backends that resolve in process context
+ * @timeout: for backends that bound the time a request may take
+ * @started: jiffies at creation (time-outs, statistics)
+ * @node: the node name, NUL-terminated, or NULL
+ * @node_len: its length
+ * @service: the service string, NUL-terminated, or empty
+ * @service_len: its length
+ * @port: decimal service as a port (IP backends)
+ * @ai_flags: RDMA_ADDRINFO_RAI_*
+ * @family: AF_* requested (AF_UNSPEC: any)
+ * @port_space: RDMA_ADDRINFO_PS_* of the results
+ * @qp_type: RDMA_ADDRINFO_QPT_* of the results
+ * @src_len: length of @src (0: none)
+ * @port_num: resolve.port_num
+ * @src: the caller's source address, if any
+ * @ibdev_name: resolve.ibdev_name, NUL-terminated
+ * @backend_priv: for the backend
+ */
+struct rai_request {
+	refcount_t ref;
+	struct rai_file *file;
+	u32 handle;
+	u64 context;
+	enum rai_request_state state;
+	bool sync;
+	bool event_queued;
+	struct list_head event_entry;
+	struct completion done;
+	int status;
+	struct rdma_addrinfo_result *results;
+	u32 nr_results;
+	const struct rai_backend_ops *backend;
+	struct work_struct work;
+	struct delayed_work timeout;
+	unsigned long started;
+
+	char *node;
+	u32 node_len;
+	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+	u32 service_len;
+	u16 port;
+	u32 ai_flags;
+	u16 family;
+	u16 port_space;
+	u32 qp_type;
+	u32 src_len;
+	u32 port_num;
+	union {
+		u8 bytes[RDMA_ADDRINFO_ADDR_SIZE];
+		struct sockaddr sa;
+	} src;
+	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
+	void *backend_priv;
+};
+
+int rai_request_init(void);
+void rai_request_exit(void);
+
+struct rai_file *rai_file_create(void);
+void rai_file_close(struct rai_file *file);
+
+struct rai_request *rai_request_alloc(struct rai_file *file);
+void rai_request_abandon(struct rai_request *req);
+int rai_request_publish(struct rai_request *req);
+void rai_request_start(struct rai_request *req);
+struct rai_request *rai_request_lookup(struct rai_file *file, u32 handle);
+int rai_request_destroy(struct rai_file *file, u32 handle, bool *dropped);
+void rai_request_cancel(struct rai_request *req);
+void rai_request_get(struct rai_request *req);
+void rai_request_put(struct rai_request *req);
+bool rai_request_cancelled(struct rai_request *req);
+bool rai_request_complete(struct rai_request *req, int status,
+			  struct rdma_addrinfo_result *results, u32 nr);
+
+int rai_event_pop(struct rai_file *file, bool nonblock,
+		  struct rdma_addrinfo_event *ev, struct rai_request **reqp);
+void rai_event_unpop(struct rai_request *req);
+bool rai_events_pending(struct rai_file *file);
+
+struct rdma_addrinfo_result *rai_results_alloc(u32 nr);
+void rai_results_free(struct rdma_addrinfo_result *results);
+
+#endif /* _RAI_REQUEST_H */

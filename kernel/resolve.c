@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: RDMA_ADDRINFO_IOC_RESOLVE: validation, construction of
+ * the request, choice of the backend, the synchronous wait.
+ *
+ * Everything the caller passed is checked before anything is allocated or
+ * published; a request is published only when complete.
+ */
+#include <linux/ctype.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "backend.h"
+#include "numeric.h"
+#include "request.h"
+#include "resolve.h"
+
+static const struct rai_backend_ops *rai_sa_ops;
+
+void rai_backend_register_sa(const struct rai_backend_ops *ops)
+{
+	rai_sa_ops = ops;
+}
+
+void rai_backend_unregister_sa(void)
+{
+	rai_sa_ops = NULL;
+}
+
+const struct rai_backend_ops *rai_backend_sa(void)
+{
+	return rai_sa_ops;
+}
+
+u32 rai_backend_features(void)
+{
+	u32 features = RDMA_ADDRINFO_FEATURE_NUMERIC |
+		       RDMA_ADDRINFO_FEATURE_DNS |
+		       RDMA_ADDRINFO_FEATURE_SRC_SELECT;
+
+	if (rai_sa_ops)
+		features |= rai_sa_ops->feature;
+	return features;
+}
+
+static bool rai_ps_valid(u16 ps)
+{
+	switch (ps) {
+	case 0:
+	case RDMA_ADDRINFO_PS_IPOIB:
+	case RDMA_ADDRINFO_PS_IB:
+	case RDMA_ADDRINFO_PS_TCP:
+	case RDMA_ADDRINFO_PS_UDP:
+		return true;
+	}
+	return false;
+}
+
+/* Check qp_type against port_space and fill in the defaults. */
+static int rai_check_qp(struct rdma_addrinfo_resolve *r)
+{
+	u16 ps = r->port_space;
+	u32 qpt = r->qp_type;
+
+	if (!rai_ps_valid(ps))
+		return -EINVAL;
+	switch (qpt) {
+	case 0:
+		break;
+	case RDMA_ADDRINFO_QPT_UD:
+		if (ps && ps != RDMA_ADDRINFO_PS_UDP &&
+		    ps != RDMA_ADDRINFO_PS_IPOIB && ps != RDMA_ADDRINFO_PS_IB)
+			return -EINVAL;
+		break;
+	case RDMA_ADDRINFO_QPT_RC:
+	case RDMA_ADDRINFO_QPT_UC:
+		if (ps && ps != RDMA_ADDRINFO_PS_TCP &&
+		    ps != RDMA_ADDRINFO_PS_IB)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	if (!ps) {
+		if (r->family == AF_IB || (r->ai_flags & RDMA_ADDRINFO_RAI_SA))
+			ps = RDMA_ADDRINFO_PS_IB;
+		else if (qpt == RDMA_ADDRINFO_QPT_UD)
+			ps = RDMA_ADDRINFO_PS_UDP;
+		else
+			ps = RDMA_ADDRINFO_PS_TCP;
+	}
+	if (!qpt)
+		qpt = (ps == RDMA_ADDRINFO_PS_UDP ||
+		       ps == RDMA_ADDRINFO_PS_IPOIB) ?
+			RDMA_ADDRINFO_QPT_UD : RDMA_ADDRINFO_QPT_RC;
+	r->port_space = ps;
+	r->qp_type = qpt;
+	return 0;
+}
+
+/* Everything that can be checked without touching user memory again. */
+static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
+{
+	u16 src_family;
+
+	if (r->reserved)
+		return -EINVAL;
+	if (r->ai_flags & ~RAI_AI_FLAGS_SUPPORTED)
+		return -EINVAL;
+	if ((r->ai_flags & RDMA_ADDRINFO_RAI_SA) &&
+	    (r->ai_flags & RDMA_ADDRINFO_RAI_DNS))
+		return -EINVAL;
+	if (r->flags & ~RAI_RESOLVE_FLAGS_SUPPORTED)
+		return -EINVAL;
+	if (r->node_len > RDMA_ADDRINFO_NAME_MAX ||
+	    r->service_len > RDMA_ADDRINFO_SERVICE_MAX)
+		return -ENAMETOOLONG;
+	if (!r->node != !r->node_len || !r->service != !r->service_len)
+		return -EINVAL;
+	switch (r->family) {
+	case AF_UNSPEC:
+	case AF_INET:
+	case AF_INET6:
+	case AF_IB:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (r->src_len) {
+		if (r->src_len > RDMA_ADDRINFO_ADDR_SIZE)
+			return -EINVAL;
+		memcpy(&src_family, r->src_addr, sizeof(src_family));
+		if (!rai_sockaddr_len(src_family) ||
+		    r->src_len < rai_sockaddr_len(src_family))
+			return -EINVAL;
+	}
+	if (!memchr(r->ibdev_name, '\0', sizeof(r->ibdev_name)))
+		return -EINVAL;
+	if (r->ai_flags & RDMA_ADDRINFO_RAI_SA) {
+		if (r->node || !r->service || !r->ibdev_name[0])
+			return -EINVAL;
+	} else if (!r->node && !r->service &&
+		   !(r->ai_flags & RDMA_ADDRINFO_RAI_PASSIVE)) {
+		return -EINVAL;
+	}
+	return rai_check_qp(r);
+}
+
+/* Copy node and service in; the service of an IP request is a port. */
+static int rai_copy_names(struct rai_request *req,
+			  const struct rdma_addrinfo_resolve *r)
+{
+	char service[RDMA_ADDRINFO_SERVICE_MAX];
+	u32 i, port = 0;
+
+	if (r->node) {
+		req->node = kmalloc(r->node_len + 1, GFP_KERNEL_ACCOUNT);
+		if (!req->node)
+			return -ENOMEM;
+		if (copy_from_user(req->node, u64_to_user_ptr(r->node),
+				   r->node_len))
+			return -EFAULT;
+		req->node[r->node_len] = '\0';
+		req->node_len = r->node_len;
+		if (memchr(req->node, '\0', r->node_len))
+			return -EINVAL;
+	}
+	if (r->service) {
+		/* via the stack: the slab cache has no usercopy window */
+		if (copy_from_user(service, u64_to_user_ptr(r->service),
+				   r->service_len))
+			return -EFAULT;
+		memcpy(req->service, service, r->service_len);
+		req->service[r->service_len] = '\0';
+		req->service_len = r->service_len;
+		if (memchr(req->service, '\0', r->service_len))
+			return -EINVAL;
+		if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
+			return 0;
+		for (i = 0; i < r->service_len; i++) {
+			if (!isdigit(req->service[i]))
+				return -EINVAL;
+			port = port * 10 + req->service[i] - '0';
+			if (port > U16_MAX)
+				return -EINVAL;
+		}
+		req->port = port;
+	}
+	return 0;
+}
+
+static const struct rai_backend_ops *
+rai_choose_backend(const struct rai_request *req)
+{
+	if (req->ai_flags & RDMA_ADDRINFO_RAI_SA)
+		return rai_sa_ops;
+	if (!req->node || (req->ai_flags & RDMA_ADDRINFO_RAI_NUMERICHOST) ||
+	    rai_numeric_is_literal(req))
+		return &rai_numeric_ops;
+	return &rai_dns_ops;
+}
+
+/* Wait for a synchronous request; on a signal it is destroyed. */
+static int rai_resolve_wait(struct rai_request *req,
+			    struct rdma_addrinfo_resolve *r)
+{
+	struct rai_file *file = req->file;
+	int ret = 0;
+
+	if (wait_for_completion_interruptible(&req->done)) {
+		rai_request_cancel(req);
+		return -EINTR;
+	}
+	spin_lock_irq(&file->lock);
+	if (req->state == RAI_REQ_DONE) {
+		r->status = req->status;
+		r->num_results = req->nr_results;
+	} else {
+		/* destroyed by handle from another thread */
+		ret = -ENOENT;
+	}
+	spin_unlock_irq(&file->lock);
+	return ret;
+}
+
+long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
+{
+	const struct rai_backend_ops *ops;
+	struct rdma_addrinfo_resolve r;
+	struct rai_request *req;
+	int ret;
+
+	if (copy_from_user(&r, arg, sizeof(r)))
+		return -EFAULT;
+	ret = rai_check_resolve(&r);
+	if (ret)
+		return ret;
+	if ((r.ai_flags & RDMA_ADDRINFO_RAI_SA) && !rai_sa_ops)
+		return -EOPNOTSUPP;
+
+	req = rai_request_alloc(file);
+	if (IS_ERR(req))
+		return PTR_ERR(req);
+	ret = rai_copy_names(req, &r);
+	if (ret)
+		goto err_abandon;
+	req->context = r.context;
+	req->sync = r.flags & RDMA_ADDRINFO_RESOLVE_SYNC;
+	req->ai_flags = r.ai_flags;
+	req->family = r.family;
+	req->port_space = r.port_space;
+	req->qp_type = r.qp_type;
+	req->src_len = r.src_len;
+	memcpy(req->src.bytes, r.src_addr, r.src_len);
+	req->port_num = r.port_num;
+	memcpy(req->ibdev_name, r.ibdev_name, sizeof(req->ibdev_name));
+	ops = rai_choose_backend(req);
+	if (!ops) {
+		ret = -EOPNOTSUPP;
+		goto err_abandon;
+	}
+	req->backend = ops;
+	if (ops->prepare)
+		ops->prepare(req);
+
+	/* Our own reference: once published, it may be destroyed. */
+	rai_request_get(req);
+	ret = rai_request_publish(req);
+	if (ret)
+		goto err_abandon;
+	rai_request_start(req);
+
+	r.handle = req->handle;
+	r.status = 0;
+	r.num_results = 0;
+	if (req->sync) {
+		ret = rai_resolve_wait(req, &r);
+		if (ret)
+			goto out_put;
+	}
+	if (copy_to_user(arg, &r, sizeof(r))) {
+		/* The caller cannot know the handle: no request, no event. */
+		rai_request_cancel(req);
+		ret = -EFAULT;
+	}
+out_put:
+	rai_request_put(req);
+	return ret;
+
+err_abandon:
+	rai_request_abandon(req);
+	return ret;
+}

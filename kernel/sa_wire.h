@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rdma_addrinfo: SA MAD wire format (IBA 15.2): building requests and
+ * validating responses.  Pure functions on byte buffers: no locks, no
+ * allocation, nothing of the MAD layer, so that they can be unit-tested
+ * in user space (selftests/sa/sa_wire_test.c).
+ *
+ * Nothing here trusts the peer: every length, offset and count of a
+ * response is checked before a byte of it is used, and no byte outside
+ * the MAD buffers handed in is ever read.
+ */
+#ifndef _RAI_SA_WIRE_H
+#define _RAI_SA_WIRE_H
+
+#include <linux/types.h>
+
+#define RAI_SA_MAD_SIZE		256	/* one IB MAD */
+#define RAI_SA_HDR_LEN		56	/* MAD + RMPP + SA headers */
+#define RAI_SA_SEG_DATA		200	/* SA data bytes per MAD segment */
+#define RAI_SA_SR_LEN		176	/* ServiceRecord */
+#define RAI_SA_PR_LEN		64	/* PathRecord */
+#define RAI_SA_NAME_LEN		64	/* ServiceRecord.ServiceName */
+
+#define RAI_SA_CLASS		0x03
+#define RAI_SA_CLASS_VERSION	2
+#define RAI_SA_METHOD_GET	0x01
+#define RAI_SA_METHOD_GET_TABLE	0x12
+#define RAI_SA_METHOD_RESP	0x80	/* response bit of the method */
+
+#define RAI_SA_ATTR_SERVICE_REC	0x0031
+#define RAI_SA_ATTR_PATH_REC	0x0035
+
+/* Component mask bits (IBA 15.2.5.14 ServiceRecord, 15.2.5.16 PathRecord) */
+#define RAI_SA_SR_CM_ID		BIT_ULL(0)
+#define RAI_SA_SR_CM_NAME	BIT_ULL(6)
+#define RAI_SA_PR_CM_DGID	BIT_ULL(2)
+#define RAI_SA_PR_CM_SGID	BIT_ULL(3)
+#define RAI_SA_PR_CM_REVERSIBLE	BIT_ULL(11)
+#define RAI_SA_PR_CM_NUMB_PATH	BIT_ULL(12)
+#define RAI_SA_PR_CM_PKEY	BIT_ULL(13)
+
+/* Byte offsets inside an SA MAD and inside the records. */
+#define RAI_SA_OFF_BASE_VERSION	0
+#define RAI_SA_OFF_CLASS	1
+#define RAI_SA_OFF_CLASS_VER	2
+#define RAI_SA_OFF_METHOD	3
+#define RAI_SA_OFF_STATUS	4
+#define RAI_SA_OFF_ATTR_ID	16
+#define RAI_SA_OFF_RMPP_VERSION	24
+#define RAI_SA_OFF_RMPP_TYPE	25
+#define RAI_SA_OFF_RMPP_FLAGS	26
+#define RAI_SA_OFF_RMPP_SEG	28
+#define RAI_SA_OFF_ATTR_OFFSET	44
+#define RAI_SA_OFF_COMP_MASK	48
+
+#define RAI_SA_SR_OFF_ID	0
+#define RAI_SA_SR_OFF_GID	8
+#define RAI_SA_SR_OFF_PKEY	24
+#define RAI_SA_SR_OFF_LEASE	28
+#define RAI_SA_SR_OFF_NAME	48
+#define RAI_SA_PR_OFF_DGID	8
+#define RAI_SA_PR_OFF_SGID	24
+#define RAI_SA_PR_OFF_NUMB_PATH	49
+#define RAI_SA_PR_OFF_PKEY	50
+
+/* MAD status: class-specific code in bits 8..14 (IBA 15.2.1.1) */
+#define RAI_SA_STATUS_NO_RECORDS 3
+
+/**
+ * struct rai_sa_req - the variable part of an SA request
+ * @attr_id: RAI_SA_ATTR_*
+ * @method: RAI_SA_METHOD_GET or RAI_SA_METHOD_GET_TABLE
+ * @comp_mask: component mask, host order
+ * @rec: the query record (template), wire format
+ *
+ * Two requests with identical bytes here are the same query (used as the
+ * key for coalescing and caching, so unused bytes must be zero).
+ */
+struct rai_sa_req {
+	u16 attr_id;
+	u8 method;
+	u8 reserved[5];
+	u64 comp_mask;
+	u8 rec[RAI_SA_SR_LEN];
+};
+
+void rai_sa_req_service(struct rai_sa_req *req, u64 service_id, bool by_id,
+			const char *name, size_t name_len);
+void rai_sa_req_path(struct rai_sa_req *req, const u8 *dgid, const u8 *sgid,
+		     u16 pkey);
+
+/* Size of the records answering @req (176 or 64). */
+size_t rai_sa_req_rec_len(const struct rai_sa_req *req);
+
+/* Write the SA header and data of @req into a zeroed @mad (256 bytes). */
+void rai_sa_req_to_mad(const struct rai_sa_req *req, u8 *mad);
+
+/**
+ * struct rai_sa_resp - what rai_sa_resp_check() found in a response
+ * @nrec: number of records
+ * @stride: distance between records in the data (AttributeOffset * 8)
+ */
+struct rai_sa_resp {
+	unsigned int nrec;
+	unsigned int stride;
+};
+
+/**
+ * rai_sa_resp_check() - validate the headers of a response to @req
+ * @req: the request
+ * @seg: the segments of the response, each RAI_SA_MAD_SIZE bytes, in
+ *	order (one for a non-RMPP response)
+ * @nseg: number of segments
+ * @mad_len: the MAD layer's length of the response (header + data)
+ * @out: on success, the number of records and their stride
+ *
+ * Return: 0 (at least one record), -ENXIO (no record), -EREMOTEIO (the SA
+ * answered with another error status), -EPROTO (malformed: wrong version,
+ * class, method or attribute, bad RMPP header, lengths or counts that do
+ * not add up).
+ */
+int rai_sa_resp_check(const struct rai_sa_req *req, const u8 *const *seg,
+		      unsigned int nseg, int mad_len, struct rai_sa_resp *out);
+
+/*
+ * Copy the first @max records of a response checked by rai_sa_resp_check()
+ * to @dst, rec_len bytes each (the record's size, whatever the stride).
+ * Returns the number copied.
+ */
+unsigned int rai_sa_resp_copy(const struct rai_sa_req *req,
+			      const struct rai_sa_resp *resp,
+			      const u8 *const *seg, unsigned int nseg,
+			      u8 *dst, unsigned int max);
+
+#endif /* _RAI_SA_WIRE_H */

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: module-wide counters in debugfs.
+ *
+ * <debugfs>/rdma_addrinfo/stats holds one "name value" line per counter.
+ * The counters only grow; tests compare two readings.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "stats.h"
+
+atomic64_t rai_stats[RAI_STAT_MAX];
+atomic_t rai_requests_total = ATOMIC_INIT(0);
+atomic_t rai_upcalls_active = ATOMIC_INIT(0);
+
+static const char * const rai_stat_names[RAI_STAT_MAX] = {
+	[RAI_STAT_REQUESTS] = "requests",
+	[RAI_STAT_COMPLETED] = "completed",
+	[RAI_STAT_FAILED] = "failed",
+	[RAI_STAT_CANCELLED] = "cancelled",
+	[RAI_STAT_EVENTS_DROPPED] = "events_dropped",
+	[RAI_STAT_NUMERIC] = "numeric",
+	[RAI_STAT_DNS_QUERIES] = "dns_queries",
+	[RAI_STAT_DNS_UPCALLS] = "dns_upcalls",
+	[RAI_STAT_DNS_FAILURES] = "dns_failures",
+	[RAI_STAT_DNS_TIMEOUTS] = "dns_timeouts",
+	[RAI_STAT_DNS_THROTTLED] = "dns_throttled",
+	[RAI_STAT_SRC_SELECTED] = "src_selected",
+	[RAI_STAT_SRC_FAILED] = "src_failed",
+};
+
+static struct dentry *rai_debugfs_dir;
+
+static int rai_stats_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < RAI_STAT_MAX; i++)
+		seq_printf(m, "%s %lld\n", rai_stat_names[i],
+			   (long long)atomic64_read(&rai_stats[i]));
+	seq_printf(m, "requests_live %d\n", atomic_read(&rai_requests_total));
+	seq_printf(m, "upcalls_active %d\n", atomic_read(&rai_upcalls_active));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rai_stats);
+
+void rai_stats_init(void)
+{
+	/* debugfs is optional: errors are not fatal and need no check. */
+	rai_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("stats", 0444, rai_debugfs_dir, NULL,
+			    &rai_stats_fops);
+}
+
+void rai_stats_exit(void)
+{
+	debugfs_remove_recursive(rai_debugfs_dir);
+}
