@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * Event merging: rdma_get_cm_event() returns the module's ADDRINFO events
- * of a channel together with ucma's; rdma_ack_cm_event() frees the ones
- * made here; destroying an id or a channel cancels its requests first.
+ * The wrapped librdmacm calls.  Event merging: rdma_get_cm_event() returns
+ * the module's ADDRINFO events of a channel together with ucma's;
+ * rdma_ack_cm_event() frees the ones made here.  Lifecycle: ids created
+ * without a channel are remembered as synchronous; destroying an id or a
+ * channel cancels its requests first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "events.h"
 #include "export.h"
 #include "real.h"
 #include "registry.h"
@@ -96,8 +99,8 @@ static int rai_channel_fd_of(struct rdma_event_channel *channel)
 	return fd;
 }
 
-RAI_EXPORT int rdma_get_cm_event(struct rdma_event_channel *channel,
-				 struct rdma_cm_event **event)
+int rai_get_event(struct rdma_event_channel *channel,
+		  struct rdma_cm_event **event)
 {
 	struct pollfd pfd[2];
 	int fd, nonblock, ret;
@@ -130,7 +133,13 @@ RAI_EXPORT int rdma_get_cm_event(struct rdma_event_channel *channel,
 	}
 }
 
-RAI_EXPORT int rdma_ack_cm_event(struct rdma_cm_event *event)
+RAI_EXPORT int rdma_get_cm_event(struct rdma_event_channel *channel,
+				 struct rdma_cm_event **event)
+{
+	return rai_get_event(channel, event);
+}
+
+int rai_ack_event(struct rdma_cm_event *event)
 {
 	int ours;
 
@@ -140,6 +149,29 @@ RAI_EXPORT int rdma_ack_cm_event(struct rdma_cm_event *event)
 	if (ours)
 		return 0;
 	return rai_real()->ack_cm_event(event);
+}
+
+RAI_EXPORT int rdma_ack_cm_event(struct rdma_cm_event *event)
+{
+	return rai_ack_event(event);
+}
+
+RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
+			      struct rdma_cm_id **id, void *context,
+			      enum rdma_port_space ps)
+{
+	int ret = rai_real()->create_id(channel, id, context, ps);
+
+	if (ret || channel)
+		return ret;
+	pthread_mutex_lock(&rai_registry_lock);
+	ret = rai_id_mark_sync(*id);
+	pthread_mutex_unlock(&rai_registry_lock);
+	if (ret) {
+		rai_real()->destroy_id(*id);
+		errno = ENOMEM;
+	}
+	return ret;
 }
 
 RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)

@@ -42,6 +42,7 @@ static void rai_real_init(void)
 {
 	rai_real_fns.get_cm_event = rai_lookup("rdma_get_cm_event");
 	rai_real_fns.ack_cm_event = rai_lookup("rdma_ack_cm_event");
+	rai_real_fns.create_id = rai_lookup("rdma_create_id");
 	rai_real_fns.destroy_id = rai_lookup("rdma_destroy_id");
 	rai_real_fns.destroy_event_channel =
 		rai_lookup("rdma_destroy_event_channel");

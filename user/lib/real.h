@@ -9,6 +9,9 @@ struct rai_real {
 	int (*get_cm_event)(struct rdma_event_channel *channel,
 			    struct rdma_cm_event **event);
 	int (*ack_cm_event)(struct rdma_cm_event *event);
+	int (*create_id)(struct rdma_event_channel *channel,
+			 struct rdma_cm_id **id, void *context,
+			 enum rdma_port_space ps);
 	int (*destroy_id)(struct rdma_cm_id *id);
 	void (*destroy_event_channel)(struct rdma_event_channel *channel);
 	int (*getaddrinfo)(const char *node, const char *service,

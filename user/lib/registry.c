@@ -114,7 +114,8 @@ struct rai_id *rai_id_get(struct rdma_cm_id *id, struct rai_channel *ch)
 	struct rai_id *st = rai_id_find(id);
 
 	if (st) {
-		st->ch = ch;
+		if (ch)
+			st->ch = ch;
 		return st;
 	}
 	st = calloc(1, sizeof(*st));
@@ -125,6 +126,17 @@ struct rai_id *rai_id_get(struct rdma_cm_id *id, struct rai_channel *ch)
 	st->next = rai_ids;
 	rai_ids = st;
 	return st;
+}
+
+/* @id was created without a channel: its calls complete before returning. */
+int rai_id_mark_sync(struct rdma_cm_id *id)
+{
+	struct rai_id *st = rai_id_get(id, NULL);
+
+	if (!st)
+		return -1;
+	st->sync = 1;
+	return 0;
 }
 
 void rai_id_clear_results(struct rai_id *st)

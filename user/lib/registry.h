@@ -29,6 +29,7 @@ struct rai_id {
 	struct rdma_addrinfo_result *results;
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */
+	int sync;			/* created without a channel */
 	struct rai_id *next;
 };
 
@@ -43,6 +44,7 @@ struct rai_id *rai_id_find(struct rdma_cm_id *id);
 struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,
 				   __u32 handle);
 struct rai_id *rai_id_get(struct rdma_cm_id *id, struct rai_channel *ch);
+int rai_id_mark_sync(struct rdma_cm_id *id);
 void rai_id_clear_results(struct rai_id *st);
 void rai_id_forget(struct rdma_cm_id *id);
 

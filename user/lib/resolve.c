@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 
 #include "convert.h"
+#include "events.h"
 #include "export.h"
 #include "registry.h"
 #include "request.h"
@@ -35,8 +36,36 @@ static void rai_request_bind_to_id(struct rai_request *req,
 	}
 }
 
+/*
+ * An id created without a channel completes its calls before they return,
+ * as librdmacm's own do: wait for the event, and fail with its status.
+ */
+static int rai_wait_sync(struct rdma_cm_id *id)
+{
+	struct rdma_cm_event *ev;
+	int status = 0, done = 0;
+
+	while (!done) {
+		if (rai_get_event(id->channel, &ev))
+			return -1;
+		if (ev->id == id &&
+		    (ev->event == RDMA_CM_EVENT_ADDRINFO_RESOLVED ||
+		     ev->event == RDMA_CM_EVENT_ADDRINFO_ERROR)) {
+			status = ev->status;
+			done = 1;
+		}
+		rai_ack_event(ev);
+	}
+	if (status) {
+		errno = -status;
+		return -1;
+	}
+	return 0;
+}
+
 /* Start @req for @id (registry locked).  Return: 0 or -1 with errno. */
-static int rai_start(struct rdma_cm_id *id, struct rai_request *req)
+static int rai_start(struct rdma_cm_id *id, struct rai_request *req,
+		     int *sync)
 {
 	struct rai_channel *ch;
 	struct rai_id *st;
@@ -62,6 +91,7 @@ static int rai_start(struct rdma_cm_id *id, struct rai_request *req)
 	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
 		return -1;
 	st->handle = req->cmd.handle;
+	*sync = st->sync;
 	return 0;
 }
 
@@ -70,7 +100,7 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 				     const struct rdma_addrinfo *hints)
 {
 	struct rai_request req;
-	int ret;
+	int ret, sync = 0;
 
 	if (!id || !id->channel) {
 		errno = EINVAL;
@@ -88,8 +118,10 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 	}
 
 	pthread_mutex_lock(&rai_registry_lock);
-	ret = rai_start(id, &req);
+	ret = rai_start(id, &req, &sync);
 	pthread_mutex_unlock(&rai_registry_lock);
+	if (!ret && sync)
+		ret = rai_wait_sync(id);
 	return ret;
 }
 

@@ -301,6 +301,24 @@ TEST_F(channel, ucma_events_still_arrive_on_the_channel)
 	EXPECT_EQ(0, rdma_ack_cm_event(ev));
 }
 
+TEST(id_without_channel_completes_before_returning)
+{
+	struct rdma_addrinfo *res = NULL;
+	struct rdma_cm_id *id;
+	char name[96];
+
+	ASSERT_EQ(0, rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(id, RAI_ZONE_MULTI, "4791", NULL));
+	ASSERT_EQ(0, rdma_query_addrinfo(id, &res));
+	EXPECT_EQ(4, rai_count(res));
+	rdma_freeaddrinfo(res);
+	errno = 0;
+	ASSERT_EQ(-1, rdma_resolve_addrinfo(id, rai_fresh_missing_name(name,
+					    sizeof(name)), NULL, NULL));
+	EXPECT_EQ(ENXIO, errno);
+	EXPECT_EQ(0, rdma_destroy_id(id));
+}
+
 #define HUNDRED 100
 
 TEST(hundred_ids_on_one_channel_each_get_exactly_one_event)
