@@ -39,6 +39,7 @@ FIXTURE_SETUP(val)
 
 FIXTURE_TEARDOWN(val)
 {
+	rai_upcall_counter_remove();
 	if (self->page && self->page != MAP_FAILED)
 		munmap(self->page, 2 * 4096);
 	if (self->fd >= 0)
@@ -651,15 +652,28 @@ TEST_F(val, query_request_in_flight_ebusy)
 	char name[128];
 	__u32 h;
 
-	/* An uncached name: its upcall takes far longer than the query. */
-	ASSERT_EQ(0, rai_resolve_async(self->fd,
-				       rai_unique_name(name, sizeof(name), "busy"),
-				       NULL, AF_UNSPEC, 0, 1, &h));
-	memset(&q, 0, sizeof(q));
-	q.handle = h;
-	q.result_size = sizeof(struct rdma_addrinfo_result);
-	EXPECT_EQ(-EBUSY, rai_query(self->fd, &q));
-	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	long c0;
+	int ret;
+
+	/* An uncached name whose upcall is held: surely in flight. */
+	ret = rai_upcall_counter_install();
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	ret = rai_resolve_async(self->fd,
+				rai_unique_name(name, sizeof(name), "busy"),
+				NULL, AF_UNSPEC, 0, 1, &h);
+	if (!ret)
+		ret = rai_upcall_wait_count(c0 + 1, 10000);
+	if (!ret) {
+		memset(&q, 0, sizeof(q));
+		q.handle = h;
+		q.result_size = sizeof(struct rdma_addrinfo_result);
+		EXPECT_EQ(-EBUSY, rai_query(self->fd, &q));
+		EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	}
+	rai_upcall_counter_remove();
+	ASSERT_EQ(0, ret);
 	FD_STILL_WORKS();
 }
 

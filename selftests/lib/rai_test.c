@@ -182,6 +182,25 @@ int rai_get_event(int fd, struct rdma_addrinfo_event *ev)
 	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, ev);
 }
 
+int rai_wait_done(int fd, __u32 handle, int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms;
+	struct rdma_addrinfo_query q;
+	int ret;
+
+	for (;;) {
+		memset(&q, 0, sizeof(q));
+		q.handle = handle;
+		q.result_size = sizeof(struct rdma_addrinfo_result);
+		ret = rai_query(fd, &q);
+		if (ret != -EBUSY)
+			return ret;
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(2000);
+	}
+}
+
 bool rai_readable(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };

@@ -87,6 +87,8 @@ int rai_destroy(int fd, __u32 handle, __u32 *events_dropped);
 int rai_get_event(int fd, struct rdma_addrinfo_event *ev);
 /* poll() for POLLIN up to timeout_ms, then GET_EVENT: -ETIMEDOUT if none. */
 int rai_wait_event(int fd, struct rdma_addrinfo_event *ev, int timeout_ms);
+/* Wait until QUERY of handle stops saying EBUSY: 0, -ETIMEDOUT or -errno. */
+int rai_wait_done(int fd, __u32 handle, int timeout_ms);
 /* Is an event readable right now (poll with timeout 0)? */
 bool rai_readable(int fd);
 
