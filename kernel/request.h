@@ -34,7 +34,7 @@ struct rai_request;
  */
 struct rai_file {
 	struct xarray handles;
-	spinlock_t lock;
+	spinlock_t lock; /* events, request state */
 	struct list_head events;
 	wait_queue_head_t wait;
 	struct net *net;
