@@ -336,6 +336,57 @@ TEST_F(val, resolve_service_len_without_service_einval)
 	FD_STILL_WORKS();
 }
 
+/* DNS/numeric: the service is a decimal port (names are the library's). */
+TEST_F(val, resolve_service_not_decimal_port_einval)
+{
+	static const char *const bad[] = { "http", "12a", "-1", "+80", " 80",
+					   "0x50" };
+	struct rdma_addrinfo_resolve r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		valid_req(&r);
+		r.service = (uintptr_t)bad[i];
+		r.service_len = strlen(bad[i]);
+		EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r))
+			TH_LOG("service '%s' accepted", bad[i]);
+	}
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_service_port_above_65535_einval)
+{
+	static const char *const bad[] = { "65536", "4294967297",
+					   "99999999999999999999" };
+	struct rdma_addrinfo_resolve r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		valid_req(&r);
+		r.service = (uintptr_t)bad[i];
+		r.service_len = strlen(bad[i]);
+		EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r))
+			TH_LOG("service '%s' accepted", bad[i]);
+	}
+	valid_req(&r);
+	r.service = (uintptr_t)"65535";
+	r.service_len = 5;
+	r.flags = RDMA_ADDRINFO_RESOLVE_SYNC;
+	EXPECT_EQ(0, resolve_err(self->fd, &r)) TH_LOG("port 65535 rejected");
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_nul_in_service_einval)
+{
+	struct rdma_addrinfo_resolve r;
+
+	valid_req(&r);
+	r.service = (uintptr_t)"47\0""91";
+	r.service_len = 5;
+	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
 TEST_F(val, resolve_bad_family_einval)
 {
 	static const __u16 bad[] = { AF_UNIX, AF_PACKET, AF_NETLINK, 0xffff };
