@@ -12,7 +12,7 @@
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
-#include <net/ipv6_stubs.h>
+#include <net/ipv6.h>
 #include <net/ip6_route.h>
 #include <net/route.h>
 #include <rdma/ib_cache.h>
@@ -62,7 +62,7 @@ static int rai_route6(struct net *net, const struct in6_addr *daddr,
 	if (saddr)
 		fl6.saddr = *saddr;
 	fl6.flowi6_oif = oif;
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	dst = ip6_dst_lookup_flow(net, NULL, &fl6, NULL);
 	if (IS_ERR(dst))
 		return -ENETUNREACH;
 	if (dst->dev->flags & IFF_LOOPBACK) {
