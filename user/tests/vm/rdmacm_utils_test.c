@@ -16,6 +16,8 @@
 #include "vm_test.h"
 
 #define PORT "7471"
+#define SERVER_LOG "/run/rai-rdma_server.log"
+#define CLIENT_LOG "/run/rai-rdma_client.log"
 
 static char library[PATH_MAX];
 
@@ -40,9 +42,10 @@ static pid_t start_server(void)
 	pid_t pid = fork();
 
 	if (!pid) {
-		int null = open("/dev/null", O_WRONLY);
+		int log = open(SERVER_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-		dup2(null, 1);
+		dup2(log, 1);
+		dup2(log, 2);
 		unsetenv("LD_PRELOAD");
 		execlp("rdma_server", "rdma_server", "-s", "::", "-p", PORT,
 		       (char *)NULL);
@@ -75,6 +78,10 @@ static int run_client(int preload)
 	pid_t pid = fork();
 
 	if (!pid) {
+		int log = open(CLIENT_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(log, 1);
+		dup2(log, 2);
 		if (isolate_resolver())
 			_exit(126);
 		if (preload)
@@ -95,12 +102,28 @@ static int run_client(int preload)
 	return -1;
 }
 
-static void stop_server(pid_t pid)
+static void show_log(const char *path)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fprintf(stderr, "# %s: %s", path, line);
+	fclose(f);
+}
+
+static void stop_server(pid_t pid, int show)
 {
 	int status;
 
 	kill(pid, SIGTERM);
 	waitpid(pid, &status, 0);
+	if (show) {
+		show_log(SERVER_LOG);
+		show_log(CLIENT_LOG);
+	}
 }
 
 TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
@@ -112,7 +135,7 @@ TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
 	ASSERT_EQ(0, access(library, R_OK));
 	server = start_server();
 	ret = run_client(1);
-	stop_server(server);
+	stop_server(server, ret != 0);
 	ASSERT_EQ(0, ret);
 }
 
@@ -123,7 +146,8 @@ TEST(rdma_client_without_the_library_cannot_resolve_that_name)
 
 	server = start_server();
 	ret = run_client(0);
-	stop_server(server);
+	stop_server(server, 0);
+	show_log(CLIENT_LOG);
 	ASSERT_NE(0, ret);
 	ASSERT_NE(126, ret);	/* isolation itself worked */
 }
