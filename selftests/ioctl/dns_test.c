@@ -348,4 +348,21 @@ TEST_F(dns, unroutable_answers_have_no_source_enetunreach)
 	}
 }
 
+TEST_F(dns, bound_ipv6_source_keeps_only_ipv6_answers)
+{
+	struct sockaddr_in6 src = { .sin6_family = AF_INET6 };
+	struct rdma_addrinfo_resolve r;
+
+	inet_pton(AF_INET6, rai_env("RAI_IP6_A", "fd00::1"), &src.sin6_addr);
+	rai_req_init(&r, "multi.rai.test", NULL, AF_UNSPEC, 0, 0, 0);
+	memcpy(r.src_addr, &src, sizeof(src));
+	r.src_len = sizeof(src);
+	ASSERT_EQ(0, rai_lookup(self->fd, &r, &self->res, &self->n,
+				&self->status));
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(AF_INET6, self->res[0].family);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "2001:db8::10"));
+}
+
 TEST_HARNESS_MAIN

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -339,6 +340,56 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_fd_open_fine_after, 60)
 	self->fd = rai_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
+/*
+ * Source selection happens in the network namespace of the file's opener:
+ * a file opened in a fresh namespace sees no route to the peer; a file
+ * opened before the switch keeps the original namespace.
+ */
+TEST_F(life, requests_use_the_openers_network_namespace)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct rdma_addrinfo_result *res;
+		int before, after, ret = 0;
+		__s32 st;
+		__u32 n;
+
+		before = rai_open(0);
+		if (before < 0 || unshare(CLONE_NEWNET))
+			_exit(10);
+		rai_sh("ip link set lo up");
+		after = rai_open(0);
+		if (after < 0)
+			_exit(11);
+		/* Opened in the new namespace: no route to the peer. */
+		if (rai_lookup_str(after, "192.168.77.2", NULL, AF_INET, 0,
+				   &res, &n, &st) || st || n != 1)
+			_exit(12);
+		if (res[0].src_len || res[0].src_status != -ENETUNREACH)
+			ret = 13;
+		free(res);
+		if (ret)
+			_exit(ret);
+		/* Opened before: the original namespace, rxe0. */
+		if (rai_lookup_str(before, "192.168.77.2", NULL, AF_INET, 0,
+				   &res, &n, &st) || st || n != 1)
+			_exit(14);
+		if (!res[0].src_len || strcmp(res[0].ibdev_name, rai_env("RAI_IBDEV_A", "rxe0")))
+			ret = 15;
+		free(res);
+		_exit(ret);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("step %d: 10 setup, 11 open in new netns, 12/14 lookup, 13 new netns saw a source, 15 old fd lost its namespace",
+		       WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

@@ -334,6 +334,43 @@ TEST_F(num, route_via_non_rdma_interface_gives_no_source_enodev)
 	EXPECT_EQ(0, self->res[0].ibdev_name[0]);
 }
 
+/* ---- a bound source address (hints.ai_src_addr / the id's binding) ---- */
+
+TEST_F(num, bound_source_address_is_kept_in_result)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_addrinfo_resolve r;
+	char ip[64];
+
+	inet_pton(AF_INET, rai_env("RAI_IP4_A", "192.168.77.1"), &src.sin_addr);
+	rai_req_init(&r, rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_UNSPEC,
+		     0, 0, 0);
+	memcpy(r.src_addr, &src, sizeof(src));
+	r.src_len = sizeof(src);
+	LOOKUP_REQ(&r);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	ASSERT_NE(0, self->res[0].src_len);
+	EXPECT_STREQ(rai_env("RAI_IP4_A", "192.168.77.1"),
+		     rai_addr_ip(self->res[0].src_addr, self->res[0].src_len,
+				 ip, sizeof(ip)));
+	EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"), self->res[0].ibdev_name);
+}
+
+TEST_F(num, bound_ipv6_source_rejects_ipv4_literal_eaddrnotavail)
+{
+	struct sockaddr_in6 src = { .sin6_family = AF_INET6 };
+	struct rdma_addrinfo_resolve r;
+
+	inet_pton(AF_INET6, rai_env("RAI_IP6_A", "fd00::1"), &src.sin6_addr);
+	rai_req_init(&r, "192.168.77.2", NULL, AF_UNSPEC, 0, 0, 0);
+	memcpy(r.src_addr, &src, sizeof(src));
+	r.src_len = sizeof(src);
+	LOOKUP_REQ(&r);
+	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
 /* ---- RAI_NUMERICHOST and upcalls -------------------------------------- */
 
 FIXTURE(upcall) {
