@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Unmodified rdmacm-utils programs with the library preloaded: rdma_client
- * reaches rdma_server over Soft-RoCE by a name that only the test zone's DNS
- * server knows, while its own user-space resolver is cut off (a private
- * /etc/resolv.conf naming a dead server).  Only the module, whose upcall
- * runs in the initial namespaces, can resolve the name.
+ * reaches rdma_server over Soft-RoCE by name while its own user-space
+ * resolver is cut off (a private /etc/resolv.conf naming a dead server and
+ * an empty /etc/hosts).  Only the module, whose upcall runs in the initial
+ * namespaces, can resolve the name.
+ *
+ * rdma_client connects to the first result only, and RDMA connections over
+ * IPv6 are refused in the test world, so the name must have only the IPv4
+ * address of the peer: RAI_ZONE_PEER4 from the test zone when it has one,
+ * else a name added to the guest's /etc/hosts for this test.
  */
 #include <fcntl.h>
 #include <sched.h>
@@ -16,10 +21,34 @@
 #include "vm_test.h"
 
 #define PORT "7471"
+#define PEER4_ZONE rai_env("RAI_ZONE_PEER4", "peer4.rai.test")
+#define PEER4_HOSTS "peer4-hosts.rai.example"
 #define SERVER_LOG "/run/rai-rdma_server.log"
 #define CLIENT_LOG "/run/rai-rdma_client.log"
 
 static char library[PATH_MAX];
+
+/* A name of the peer's IPv4 address alone, that the module resolves. */
+static const char *peer4_name(void)
+{
+	struct rdma_addrinfo *res = NULL;
+	FILE *hosts;
+
+	if (!rdma_getaddrinfo(PEER4_ZONE, NULL, NULL, &res)) {
+		rdma_freeaddrinfo(res);
+		return PEER4_ZONE;
+	}
+	if (!rdma_getaddrinfo(PEER4_HOSTS, NULL, NULL, &res)) {
+		rdma_freeaddrinfo(res);
+		return PEER4_HOSTS;
+	}
+	hosts = fopen("/etc/hosts", "a");
+	if (!hosts)
+		return NULL;
+	fprintf(hosts, "%s\t%s\n", RAI_IP4_B, PEER4_HOSTS);
+	fclose(hosts);
+	return PEER4_HOSTS;
+}
 
 /* ../lib/librdma_addrinfo.so.1 next to this program's directory */
 static const char *library_path(void)
@@ -47,7 +76,7 @@ static pid_t start_server(void)
 		dup2(log, 1);
 		dup2(log, 2);
 		unsetenv("LD_PRELOAD");
-		execlp("rdma_server", "rdma_server", "-s", "::", "-p", PORT,
+		execlp("rdma_server", "rdma_server", "-s", RAI_IP4_B, "-p", PORT,
 		       (char *)NULL);
 		_exit(127);
 	}
@@ -59,6 +88,7 @@ static pid_t start_server(void)
 static int isolate_resolver(void)
 {
 	const char *conf = "/run/rai-dead-resolv.conf";
+	const char *hosts = "/run/rai-empty-hosts";
 	int fd;
 
 	if (unshare(CLONE_NEWNS) ||
@@ -68,11 +98,17 @@ static int isolate_resolver(void)
 	if (fd < 0 || dprintf(fd, "nameserver 127.0.0.9\noptions timeout:1 attempts:1\n") < 0)
 		return -1;
 	close(fd);
-	return mount(conf, "/etc/resolv.conf", NULL, MS_BIND, NULL);
+	fd = open(hosts, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (mount(conf, "/etc/resolv.conf", NULL, MS_BIND, NULL))
+		return -1;
+	return mount(hosts, "/etc/hosts", NULL, MS_BIND, NULL);
 }
 
-/* Run rdma_client against the DNS-only name; its exit status, or -1. */
-static int run_client(int preload)
+/* Run rdma_client against @name, resolver cut off; exit status or -1. */
+static int run_client(const char *name, int preload)
 {
 	int status, i;
 	pid_t pid = fork();
@@ -88,8 +124,8 @@ static int run_client(int preload)
 			setenv("LD_PRELOAD", library_path(), 1);
 		else
 			unsetenv("LD_PRELOAD");
-		execlp("rdma_client", "rdma_client", "-s", RAI_ZONE_PEER, "-p",
-		       PORT, (char *)NULL);
+		execlp("rdma_client", "rdma_client", "-s", name, "-p", PORT,
+		       (char *)NULL);
 		_exit(127);
 	}
 	for (i = 0; i < 600; i++) {
@@ -114,6 +150,20 @@ static void show_log(const char *path)
 	fclose(f);
 }
 
+static int log_contains(const char *path, const char *what)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !!strstr(line, what);
+	fclose(f);
+	return found;
+}
+
 static void stop_server(pid_t pid, int show)
 {
 	int status;
@@ -128,28 +178,34 @@ static void stop_server(pid_t pid, int show)
 
 TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
 {
+	const char *name = peer4_name();
 	pid_t server;
 	int ret;
 
+	ASSERT_NE(NULL, name);
 	ASSERT_NE(NULL, library_path());
 	ASSERT_EQ(0, access(library, R_OK));
 	server = start_server();
-	ret = run_client(1);
+	ret = run_client(name, 1);
 	stop_server(server, ret != 0);
 	ASSERT_EQ(0, ret);
 }
 
 TEST(rdma_client_without_the_library_cannot_resolve_that_name)
 {
+	const char *name = peer4_name();
 	pid_t server;
 	int ret;
 
+	ASSERT_NE(NULL, name);
 	server = start_server();
-	ret = run_client(0);
+	ret = run_client(name, 0);
 	stop_server(server, 0);
 	show_log(CLIENT_LOG);
 	ASSERT_NE(0, ret);
 	ASSERT_NE(126, ret);	/* isolation itself worked */
+	/* it failed to resolve, not to connect */
+	ASSERT_TRUE(log_contains(CLIENT_LOG, "rdma_getaddrinfo"));
 }
 
 TEST_HARNESS_MAIN
