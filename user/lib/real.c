@@ -54,3 +54,20 @@ const struct rai_real *rai_real(void)
 	pthread_once(&rai_real_once, rai_real_init);
 	return &rai_real_fns;
 }
+
+/*
+ * Whether the program's rdma_get_cm_event() is this library's (it is not
+ * when librdmacm comes first in the link order): without it, ADDRINFO
+ * events are never delivered.  Said once on stderr when it is not.
+ */
+int rai_wrappers_in_use(void)
+{
+	static int reported;
+	void *fn = dlsym(RTLD_DEFAULT, "rdma_get_cm_event");
+
+	if (fn != (void *)rai_real()->get_cm_event)
+		return 1;
+	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+		fprintf(stderr, "librdma_addrinfo: the program calls librdmacm's rdma_get_cm_event(), not this library's: link -lrdma_addrinfo before -lrdmacm, or preload it\n");
+	return 0;
+}

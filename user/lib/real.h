@@ -20,5 +20,6 @@ struct rai_real {
 };
 
 const struct rai_real *rai_real(void);
+int rai_wrappers_in_use(void);
 
 #endif /* _RAI_REAL_H */

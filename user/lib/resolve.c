@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "events.h"
 #include "export.h"
+#include "real.h"
 #include "registry.h"
 #include "request.h"
 #include "status.h"
@@ -114,6 +115,10 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 	rai_request_bind_to_id(&req, id);
 	if ((req.cmd.ai_flags & RAI_SA) && !id->verbs) {
 		errno = EINVAL;		/* not bound to a port */
+		return -1;
+	}
+	if (!rai_wrappers_in_use()) {
+		errno = EOPNOTSUPP;	/* its event could never be seen */
 		return -1;
 	}
 
