@@ -37,6 +37,9 @@ FIXTURE_SETUP(dns)
 
 FIXTURE_TEARDOWN(dns)
 {
+	char why[128];
+	__u32 i;
+
 	if (self->dns_stopped) {
 		int ret = rai_dns_start();
 
@@ -50,6 +53,12 @@ FIXTURE_TEARDOWN(dns)
 	rai_upcall_counter_remove();
 	if (self->res && self->n)
 		rai_dump_results(self->res, self->n);
+	for (i = 0; self->res && i < self->n; i++) {
+		const char *defect = rai_result_defect(&self->res[i], why,
+						       sizeof(why));
+
+		EXPECT_EQ(NULL, defect) TH_LOG("result %u: %s", i, defect);
+	}
 	free(self->res);
 	if (self->fd >= 0)
 		close(self->fd);

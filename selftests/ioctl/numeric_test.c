@@ -32,8 +32,17 @@ FIXTURE_SETUP(num)
 
 FIXTURE_TEARDOWN(num)
 {
+	char why[128];
+	__u32 i;
+
 	if (self->res && self->n)
 		rai_dump_results(self->res, self->n);
+	for (i = 0; self->res && i < self->n; i++) {
+		const char *defect = rai_result_defect(&self->res[i], why,
+						       sizeof(why));
+
+		EXPECT_EQ(NULL, defect) TH_LOG("result %u: %s", i, defect);
+	}
 	free(self->res);
 	if (self->fd >= 0)
 		close(self->fd);

@@ -385,6 +385,119 @@ int rai_count_dst(const struct rdma_addrinfo_result *res, __u32 n,
 	return count;
 }
 
+static bool zero_bytes(const void *p, size_t len)
+{
+	const unsigned char *c = p;
+
+	while (len--)
+		if (*c++)
+			return false;
+	return true;
+}
+
+static const char *addr_defect(const __u8 *addr, __u32 len, const char *what,
+			       char *buf, size_t size)
+{
+	unsigned int fam = rai_addr_family(addr, len);
+	struct sockaddr_in sin;
+	__u32 want;
+
+	if (len > RDMA_ADDRINFO_ADDR_SIZE) {
+		snprintf(buf, size, "%s_len %u too big", what, len);
+		return buf;
+	}
+	if (!zero_bytes(addr + len, RDMA_ADDRINFO_ADDR_SIZE - len)) {
+		snprintf(buf, size, "%s: bytes past %s_len %u not zero", what,
+			 what, len);
+		return buf;
+	}
+	if (!len)
+		return NULL;
+	switch (fam) {
+	case AF_INET:
+		want = sizeof(struct sockaddr_in);
+		break;
+	case AF_INET6:
+		want = sizeof(struct sockaddr_in6);
+		break;
+	case AF_IB:
+		want = sizeof(struct rai_sockaddr_ib);
+		break;
+	default:
+		snprintf(buf, size, "%s: family %u", what, fam);
+		return buf;
+	}
+	if (len != want) {
+		snprintf(buf, size, "%s: family %u with length %u", what, fam,
+			 len);
+		return buf;
+	}
+	if (fam == AF_INET) {
+		memcpy(&sin, addr, sizeof(sin));
+		if (!zero_bytes(sin.sin_zero, sizeof(sin.sin_zero))) {
+			snprintf(buf, size, "%s: sin_zero not zero", what);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+const char *rai_result_defect(const struct rdma_addrinfo_result *r,
+			      char *buf, size_t size)
+{
+	size_t nul;
+
+	if (addr_defect(r->dst_addr, r->dst_len, "dst", buf, size) ||
+	    addr_defect(r->src_addr, r->src_len, "src", buf, size))
+		return buf;
+	if (r->dst_len && rai_addr_family(r->dst_addr, r->dst_len) != r->family) {
+		snprintf(buf, size, "family %u but dst family %u", r->family,
+			 rai_addr_family(r->dst_addr, r->dst_len));
+		return buf;
+	}
+	nul = strnlen(r->ibdev_name, sizeof(r->ibdev_name));
+	if (nul == sizeof(r->ibdev_name) ||
+	    !zero_bytes(r->ibdev_name + nul, sizeof(r->ibdev_name) - nul)) {
+		snprintf(buf, size, "ibdev_name not NUL-padded");
+		return buf;
+	}
+	if (!nul && r->port_num) {
+		snprintf(buf, size, "port_num %u without a device", r->port_num);
+		return buf;
+	}
+	if (r->reserved) {
+		snprintf(buf, size, "reserved 0x%x", r->reserved);
+		return buf;
+	}
+	if (r->origin < RDMA_ADDRINFO_ORIGIN_NUMERIC ||
+	    r->origin > RDMA_ADDRINFO_ORIGIN_PASSIVE) {
+		snprintf(buf, size, "origin %u", r->origin);
+		return buf;
+	}
+	if ((r->route_len && r->route_len != RDMA_ADDRINFO_PATH_RECORD_SIZE) ||
+	    (!r->route_len && !zero_bytes(r->route, sizeof(r->route)))) {
+		snprintf(buf, size, "route_len %u / route bytes", r->route_len);
+		return buf;
+	}
+	if ((r->service_record_len &&
+	     r->service_record_len != RDMA_ADDRINFO_SERVICE_RECORD_SIZE) ||
+	    (!r->service_record_len &&
+	     !zero_bytes(r->service_record, sizeof(r->service_record)))) {
+		snprintf(buf, size, "service_record_len %u / record bytes",
+			 r->service_record_len);
+		return buf;
+	}
+	if (r->ai_flags & ~RDMA_ADDRINFO_RAI_PASSIVE) {
+		snprintf(buf, size, "ai_flags 0x%x", r->ai_flags);
+		return buf;
+	}
+	if (!r->src_len && !r->src_status && !(r->ai_flags & RDMA_ADDRINFO_RAI_PASSIVE)) {
+		snprintf(buf, size, "no source and no src_status");
+		return buf;
+	}
+	return NULL;
+}
+
 void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n)
 {
 	char dst[128], src[128];

@@ -112,6 +112,14 @@ int rai_addr_port(const void *addr, __u32 len);
 /* Does the result list hold a destination with this IP text? */
 int rai_count_dst(const struct rdma_addrinfo_result *res, __u32 n,
 		  const char *ip);
+/*
+ * Nothing uninitialised or stray in a result: lengths match the address
+ * families, bytes past every length and the NUL of ibdev_name are zero,
+ * sin_zero and reserved are zero.  NULL when clean, else what is wrong
+ * (in buf).
+ */
+const char *rai_result_defect(const struct rdma_addrinfo_result *r,
+			      char *buf, size_t size);
 /* Log every result to stderr (debug help). */
 void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n);
 
