@@ -254,7 +254,6 @@ static LIST_HEAD(rai_sa_devs);
 static DEFINE_SPINLOCK(rai_sa_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rai_sa_wait);
 static struct workqueue_struct *rai_sa_wq;
-static struct dentry *rai_sa_debugfs;
 static atomic_t rai_sa_tid = ATOMIC_INIT(0);
 
 static void rai_sa_ah_release(struct kref *ref)
@@ -869,6 +868,7 @@ static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
 		if (other) {
 			rai_sa_wait_on(other, q);
 			spin_unlock(&rai_sa_lock);
+			rai_sa_ah_put(ah);
 			rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
 			goto out;
 		}
@@ -1146,16 +1146,19 @@ int rai_sa_init(void)
 	}
 	/* Beside the module's other counters when they exist. */
 	dir = debugfs_lookup(KBUILD_MODNAME, NULL);
-	rai_sa_debugfs = debugfs_create_file(dir ? "sa" : KBUILD_MODNAME "_sa",
-					     0444, dir, NULL,
-					     &rai_sa_stats_fops);
+	debugfs_create_file(dir ? "sa" : KBUILD_MODNAME "_sa", 0444, dir, NULL,
+			    &rai_sa_stats_fops);
 	dput(dir);
 	return 0;
 }
 
 void rai_sa_exit(void)
 {
-	debugfs_remove(rai_sa_debugfs);
+	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+
+	/* Looked up again: the directory may be gone already. */
+	debugfs_lookup_and_remove(dir ? "sa" : KBUILD_MODNAME "_sa", dir);
+	dput(dir);
 	/* Removes every device: every query has completed after this. */
 	ib_unregister_client(&rai_sa_client);
 	destroy_workqueue(rai_sa_wq);

@@ -32,6 +32,23 @@
  * rai_sa_cancel() returns, @done has either run to completion or will
  * never run.  Called from anywhere but @done, it waits for a @done that is
  * running at that moment, so the caller must not hold a lock @done takes.
+ * @done may run before rai_sa_query_*() has returned to its caller (on
+ * another CPU), so a caller that keeps the handle in its own object does,
+ * with its own lock:
+ *
+ *	start:	q = rai_sa_query_service(...);
+ *		lock; if (obj->sa_over) { unlock; rai_sa_cancel(q); }
+ *		else { obj->sa_q = q; unlock; }
+ *	done:	use the records; lock; obj->sa_over = true;
+ *		q = obj->sa_q; obj->sa_q = NULL; unlock;
+ *		if (q) rai_sa_cancel(q);	(no wait: called from @done)
+ *	cancel:	lock; obj->sa_over = true; q = obj->sa_q; obj->sa_q = NULL;
+ *		unlock; if (q) rai_sa_cancel(q);
+ *
+ * The counters of <debugfs>/rdma_addrinfo/sa: queries (started on a port),
+ * mads_sent, coalesced (joined a MAD in flight), cache_hits, answers,
+ * no_records, timeouts, malformed, remote_errors (error MAD status),
+ * no_sa, cancelled, device_removed.
  *
  * Completion statuses (those of the ABI header):
  *  0            at least one record (@nrec >= 1)
