@@ -50,10 +50,11 @@ static struct rai_event *rai_complete(struct rai_channel *ch,
 
 /*
  * Return: 1 with *@out set when the module had an event for @channel,
- * 0 when it had none, -1 with errno on error.
+ * 0 when it had none, -1 with errno on error.  *@fd is the channel's module
+ * fd, or -1 when the channel has none.
  */
 static int rai_take_event(struct rdma_event_channel *channel,
-			  struct rdma_cm_event **out)
+			  struct rdma_cm_event **out, int *fd)
 {
 	struct rdma_addrinfo_event kev;
 	struct rai_channel *ch;
@@ -63,6 +64,7 @@ static int rai_take_event(struct rdma_event_channel *channel,
 
 	pthread_mutex_lock(&rai_registry_lock);
 	ch = rai_channel_find(channel);
+	*fd = ch ? ch->fd : -1;
 	while (ch) {
 		n = read(ch->fd, &kev, sizeof(kev));
 		if (n < 0) {
@@ -87,18 +89,6 @@ static int rai_take_event(struct rdma_event_channel *channel,
 	return ret;
 }
 
-static int rai_channel_fd_of(struct rdma_event_channel *channel)
-{
-	struct rai_channel *ch;
-	int fd;
-
-	pthread_mutex_lock(&rai_registry_lock);
-	ch = rai_channel_find(channel);
-	fd = ch ? ch->fd : -1;
-	pthread_mutex_unlock(&rai_registry_lock);
-	return fd;
-}
-
 int rai_get_event(struct rdma_event_channel *channel,
 		  struct rdma_cm_event **event)
 {
@@ -109,10 +99,9 @@ int rai_get_event(struct rdma_event_channel *channel,
 		return rai_real()->get_cm_event(channel, event);
 
 	for (;;) {
-		fd = rai_channel_fd_of(channel);
+		ret = rai_take_event(channel, event, &fd);
 		if (fd < 0)
 			return rai_real()->get_cm_event(channel, event);
-		ret = rai_take_event(channel, event);
 		if (ret)
 			return ret > 0 ? 0 : -1;
 
