@@ -70,7 +70,7 @@ static int unload_within(int timeout_ms)
 	}
 }
 
-TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 90)
+TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 {
 	struct rdma_addrinfo_info info;
 	struct rdma_addrinfo_event ev;
@@ -99,7 +99,7 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 90)
 		ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL, AF_INET,
 					       0, i, NULL));
 	}
-	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	EXPECT_EQ(1000, info.requests);
 	/* A second file sees none of it. */
@@ -110,7 +110,7 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 90)
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
 	dt = rai_now_ms() - t0;
-	EXPECT_GT(2000, dt) TH_LOG("close() took %lld ms", dt);
+	EXPECT_GT(5000, dt) TH_LOG("close() took %lld ms", dt);
 	EXPECT_EQ(-EAGAIN, rai_get_event(fd2, &ev));
 	close(fd2);
 	rai_upcall_hold(false);
@@ -163,7 +163,7 @@ static int wait_child(pid_t pid, int *status, int timeout_ms)
 	}
 }
 
-TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 60)
+TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 90)
 {
 	char name[128];
 	int status, ret;
@@ -185,7 +185,7 @@ TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 60)
 		rai_resolve_sync(fd, name, NULL, AF_UNSPEC, 0, &r);
 		_exit(3);	/* must not get here: killed in the wait */
 	}
-	ret = rai_upcall_wait_count(c0 + 1, 10000);
+	ret = rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS);
 	if (ret) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
@@ -197,8 +197,8 @@ TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 60)
 	/* Interruptible wait, not D state. */
 	EXPECT_EQ('S', proc_state(pid));
 	ASSERT_EQ(0, kill(pid, SIGKILL));
-	ret = wait_child(pid, &status, 5000);
-	EXPECT_EQ(0, ret) TH_LOG("killed process still there after 5 s");
+	ret = wait_child(pid, &status, 15000);
+	EXPECT_EQ(0, ret) TH_LOG("killed process still there after 15 s");
 	if (ret) {
 		rai_upcall_hold(false);
 		waitpid(pid, &status, 0);
@@ -228,14 +228,14 @@ static void *poke_when_upcalled(void *arg)
 {
 	struct poke *p = arg;
 
-	if (!rai_upcall_wait_count(p->count, 10000)) {
+	if (!rai_upcall_wait_count(p->count, RAI_UPCALL_START_MS)) {
 		usleep(200000);
 		pthread_kill(p->target, SIGUSR1);
 	}
 	return NULL;
 }
 
-TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 60)
+TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
 	struct rdma_addrinfo_resolve r;

@@ -222,7 +222,7 @@ TEST_F(small, max_results_bounds_the_answer)
 	free(res);
 }
 
-TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 60)
+TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 90)
 {
 	struct rdma_addrinfo_event ev;
 	char name[128];
@@ -241,7 +241,7 @@ TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 60)
 					       rai_unique_name(name, sizeof(name),
 							       "bound"),
 					       NULL, AF_UNSPEC, 0, i, NULL));
-	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, 10000));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
 	/* max_upcalls=1: while the first is held, no second one starts. */
 	usleep(1500000);
 	EXPECT_EQ(c0 + 1, rai_upcall_count());

@@ -697,7 +697,7 @@ TEST_F(val, query_buffer_too_small_reports_total_copies_count)
 	FD_STILL_WORKS();
 }
 
-TEST_F(val, query_request_in_flight_ebusy)
+TEST_F_TIMEOUT(val, query_request_in_flight_ebusy, 60)
 {
 	struct rdma_addrinfo_query q;
 	char name[128];
@@ -715,7 +715,7 @@ TEST_F(val, query_request_in_flight_ebusy)
 				rai_unique_name(name, sizeof(name), "busy"),
 				NULL, AF_UNSPEC, 0, 1, &h);
 	if (!ret)
-		ret = rai_upcall_wait_count(c0 + 1, 10000);
+		ret = rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS);
 	if (!ret) {
 		memset(&q, 0, sizeof(q));
 		q.handle = h;

@@ -138,6 +138,11 @@ void rai_upcall_counter_remove(void);
 long rai_upcall_count(void);
 /* While held, every upcall waits in the wrapper (after being counted). */
 int rai_upcall_hold(bool on);
+/*
+ * How long an upcall may take to start: request-key, a shell and exec over
+ * 9p under TCG on a busy host took more than 10 s.
+ */
+#define RAI_UPCALL_START_MS	30000
 /* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
 int rai_upcall_wait_count(long target, int timeout_ms);
 
