@@ -211,6 +211,25 @@ TEST_F(dns, nxdomain_async_error_event_enxio)
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
 }
 
+/*
+ * A name that exists but has no address at all: -ENODATA.  Needs a name
+ * with only a non-address record in the test zone (RAI_NOADDR_NAME,
+ * default noaddr.rai.test, e.g. dnsmasq --txt-record=noaddr.rai.test,x).
+ */
+TEST_F(dns, name_without_addresses_enodata)
+{
+	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
+	int a = server_answer(name, ns_t_a);
+	int aaaa = server_answer(name, ns_t_aaaa);
+
+	ASSERT_TRUE(a == NO_DATA && aaaa == NO_DATA)
+		TH_LOG("world: the DNS server answers A '%s', AAAA '%s' for %s; NODATA for both is needed",
+		       herr(a), herr(aaaa), name);
+	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	EXPECT_EQ(-ENODATA, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
 TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 {
 	char name[128];
