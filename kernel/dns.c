@@ -10,9 +10,10 @@
  * progress (max_upcalls): each upcall is a root process.  Answers are cached
  * in the keyring for the key's lifetime; a cached name costs no upcall.
  *
- * A request that is still waiting for the resolver after dns_timeout_ms
+ * A request whose upcall has not answered dns_timeout_ms after it began
  * completes with -ETIMEDOUT; the upcall itself cannot be interrupted and
- * its late answer is dropped (it still fills the key cache).
+ * its late answer is dropped (it still fills the key cache).  Time spent
+ * waiting for a free upcall slot does not count.
  *
  * How key.dns_resolver (keyutils) reports failures, and what we make of
  * them:
@@ -117,6 +118,7 @@ static void rai_dns_work(struct work_struct *work)
 	struct rai_request *req = container_of(work, struct rai_request, work);
 	struct rdma_addrinfo_result *results = NULL;
 	time64_t expiry = 0, now;
+	unsigned int timeout_ms;
 	char *list = NULL;
 	u32 nr = 0, ttl = 0;
 	int ret;
@@ -127,6 +129,16 @@ static void rai_dns_work(struct work_struct *work)
 	if (down_trylock(&rai_upcall_sem)) {
 		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
 		down(&rai_upcall_sem);
+	}
+	/*
+	 * The deadline covers the resolver, not the wait for a free slot:
+	 * our own throttling is not the resolver's failure.
+	 */
+	timeout_ms = READ_ONCE(rai_dns_timeout_ms);
+	if (timeout_ms) {
+		rai_request_get(req);
+		queue_delayed_work(rai_wq, &req->timeout,
+				   msecs_to_jiffies(timeout_ms));
 	}
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
@@ -172,13 +184,6 @@ static void rai_dns_prepare(struct rai_request *req)
 
 static void rai_dns_start(struct rai_request *req)
 {
-	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
-
-	if (timeout_ms) {
-		rai_request_get(req);
-		queue_delayed_work(rai_wq, &req->timeout,
-				   msecs_to_jiffies(timeout_ms));
-	}
 	rai_request_get(req);
 	queue_work(rai_dns_wq, &req->work);
 }

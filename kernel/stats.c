@@ -22,7 +22,6 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_EVENTS_DROPPED] = "events_dropped",
 	[RAI_STAT_NUMERIC] = "numeric",
 	[RAI_STAT_DNS_QUERIES] = "dns_queries",
-	[RAI_STAT_DNS_UPCALLS] = "dns_upcalls",
 	[RAI_STAT_DNS_FAILURES] = "dns_failures",
 	[RAI_STAT_DNS_TIMEOUTS] = "dns_timeouts",
 	[RAI_STAT_DNS_THROTTLED] = "dns_throttled",

@@ -16,7 +16,6 @@ enum rai_stat {
 	RAI_STAT_EVENTS_DROPPED,	/* queued events dropped by DESTROY */
 	RAI_STAT_NUMERIC,		/* requests resolved as literals */
 	RAI_STAT_DNS_QUERIES,		/* dns_query() calls */
-	RAI_STAT_DNS_UPCALLS,		/* ... that were not answered at once */
 	RAI_STAT_DNS_FAILURES,		/* ... that failed */
 	RAI_STAT_DNS_TIMEOUTS,		/* requests failed by dns_timeout_ms */
 	RAI_STAT_DNS_THROTTLED,		/* waited for a free upcall slot */
