@@ -15,7 +15,11 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
 .PHONY: all module user selftests deps style sparse check check-host \
-	check-vm demo clean abi-check help
+	check-vm demo clean abi-check help module-install dkms-install
+
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+VERSION := 0.1
+DKMS_SRC := /usr/src/rdma-addrinfo-$(VERSION)
 
 all: module user selftests
 
@@ -26,6 +30,7 @@ help:
 	@echo "make check      host unit tests + VM selftest suite"
 	@echo "make style      checkpatch --strict over kernel/ and uapi/"
 	@echo "make sparse     build the module with sparse (C=2)"
+	@echo "make module-install / dkms-install   install the module"
 
 deps:
 	@$(CURDIR)/scripts/deps
@@ -84,6 +89,20 @@ check-vm: all
 
 demo: all
 	selftests/vm/run -- selftests/vm/demo
+
+module-install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KVER)
+
+# Install the sources for DKMS, which rebuilds the module for every kernel
+# installed later.
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild Makefile dkms.conf kernel uapi $(DKMS_SRC)/
+	dkms add rdma-addrinfo/$(VERSION)
+	dkms build rdma-addrinfo/$(VERSION)
+	dkms install rdma-addrinfo/$(VERSION)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
