@@ -17,7 +17,6 @@ CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 .PHONY: all module user selftests deps style sparse check check-host \
 	check-vm demo clean abi-check help module-install dkms-install
 
-KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 VERSION := 0.1
 DKMS_SRC := /usr/src/rdma-addrinfo-$(VERSION)
 
@@ -92,7 +91,7 @@ demo: all
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KVER)
+	depmod -a $$(modinfo -F vermagic rdma_addrinfo.ko | cut -d' ' -f1)
 
 # Install the sources for DKMS, which rebuilds the module for every kernel
 # installed later.
