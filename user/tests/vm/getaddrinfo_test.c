@@ -4,6 +4,7 @@
  * statement of the man page, named after it.
  */
 #include <dlfcn.h>
+#include <signal.h>
 
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -67,6 +68,74 @@ TEST(eai_addrfamily_host_has_no_address_in_requested_family)
 
 	ASSERT_EQ(EAI_ADDRFAMILY,
 		  rdma_getaddrinfo(RAI_ZONE_V4ONLY, NULL, &hints, &res));
+}
+
+/* The test zone's DNS server, stopped for a test and started again. */
+FIXTURE(dns_down) {
+	char cmdline[4096];
+	size_t len;
+};
+
+static pid_t dnsmasq_pid(void)
+{
+	FILE *f = fopen("/run/dnsmasq.pid", "r");
+	int pid = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	return pid > 0 && !kill(pid, 0) ? pid : 0;
+}
+
+FIXTURE_SETUP(dns_down)
+{
+	char path[64];
+	pid_t pid = dnsmasq_pid();
+	FILE *f;
+	int i;
+
+	if (!pid)
+		SKIP(return, "no dnsmasq running");
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	self->len = fread(self->cmdline, 1, sizeof(self->cmdline) - 1, f);
+	fclose(f);
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	for (i = 0; i < 100 && !kill(pid, 0); i++)
+		usleep(50000);
+	ASSERT_NE(0, kill(pid, 0));
+}
+
+FIXTURE_TEARDOWN(dns_down)
+{
+	char *argv[64], *p;
+	int argc = 0, i;
+
+	if (!self->len)
+		return;
+	for (p = self->cmdline; p < self->cmdline + self->len && argc < 63;
+	     p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	if (!fork()) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	for (i = 0; i < 100 && !dnsmasq_pid(); i++)
+		usleep(50000);
+}
+
+TEST_F_TIMEOUT(dns_down, eai_again_name_server_returned_a_temporary_failure,
+	       120)
+{
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	ASSERT_EQ(EAI_AGAIN, rdma_getaddrinfo(rai_fresh_missing_name(name,
+					      sizeof(name)), NULL, NULL, &res));
 }
 
 TEST(eai_badflags_ai_flags_contains_invalid_flags)
