@@ -980,6 +980,32 @@ struct rai_sa_query *rai_sa_query_path(struct net *net,
 			    gfp);
 }
 
+int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
+		     u8 *gid)
+{
+	struct rai_sa_port *port;
+	struct rai_sa_ah *ah;
+	u32 gen;
+	int ret = 0;
+
+	down_read(&rai_sa_rwsem);
+	port = rai_sa_find_port(net, ibdev_name, port_num);
+	if (IS_ERR(port)) {
+		ret = PTR_ERR(port);
+		goto out;
+	}
+	ah = rai_sa_get_ah(port, &gen);
+	if (IS_ERR(ah)) {
+		ret = PTR_ERR(ah);
+		goto out;
+	}
+	memcpy(gid, ah->sgid.raw, sizeof(ah->sgid.raw));
+	rai_sa_ah_put(ah);
+out:
+	up_read(&rai_sa_rwsem);
+	return ret;
+}
+
 void rai_sa_cancel(struct rai_sa_query *q)
 {
 	bool wait = false, dropped = false;

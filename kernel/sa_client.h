@@ -24,8 +24,8 @@
  * its handle (or an ERR_PTR, and then @done is never called).  @done is
  * then called exactly once, in process context (a workqueue of the MAD
  * layer or of this module; it may sleep briefly but must not wait for
- * another SA query), unless rai_sa_cancel() takes it back first.  Records
- * passed to @done are valid only during the call.
+ * another SA query, starting one is fine), unless rai_sa_cancel() takes it
+ * back first.  Records passed to @done are valid only during the call.
  *
  * Every handle must be given back with rai_sa_cancel() exactly once,
  * whether @done has run or not; it may be called from @done itself.  When
@@ -120,6 +120,17 @@ struct rai_sa_query *rai_sa_query_path(struct net *net,
 				       const u8 *dgid, const u8 *sgid, u16 pkey,
 				       rai_sa_done_fn done, void *ctx,
 				       gfp_t gfp);
+
+/**
+ * rai_sa_local_gid() - the port's own GID facing its SA
+ * @net, @ibdev_name, @port_num: as above
+ * @gid: out, 16 bytes: GID 0 on IB, the RoCEv2 GID chosen to reach sa_gid
+ *	on RoCE (the SGID of rai_sa_query_path() with @sgid NULL)
+ *
+ * Process context.  Returns 0, -ENODEV or -EHOSTUNREACH (no SA).
+ */
+int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
+		     u8 *gid);
 
 /* Cancel (if still in flight) and release a query; see above. */
 void rai_sa_cancel(struct rai_sa_query *q);
