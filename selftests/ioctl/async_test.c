@@ -161,6 +161,56 @@ TEST_F_TIMEOUT(async, thousand_cached_dns_requests_one_event_each, 120)
 		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], NULL));
 }
 
+#define KEY_DNS_CONF "/etc/key.dns_resolver.conf"
+
+/*
+ * A cached name whose key expires while requests keep coming: every
+ * request must still resolve (an expired cache entry means "ask again",
+ * not a resolver failure).  key.dns_resolver's TTL is cut to 1 s so that
+ * the keys expire several times during the run.
+ */
+TEST_F_TIMEOUT(async, cached_name_resolves_across_key_expiry, 90)
+{
+	struct rdma_addrinfo_event ev;
+	unsigned int inflight = 0, done = 0, bad = 0, i;
+	long long end;
+	int ret;
+
+	ASSERT_NE(0, access(KEY_DNS_CONF, F_OK))
+		TH_LOG("%s exists already; not touching it", KEY_DNS_CONF);
+	ASSERT_EQ(0, rai_sh("echo 'default_ttl = 1' > " KEY_DNS_CONF));
+	end = rai_now_ms() + 6000;
+	i = 0;
+	while (rai_now_ms() < end || inflight) {
+		while (rai_now_ms() < end && inflight < 32) {
+			ret = rai_resolve_async(self->fd, "multi.rai.test", NULL,
+						AF_INET, 0, CTX_BASE + i, NULL);
+			if (ret)
+				break;
+			inflight++;
+			i++;
+		}
+		ret = rai_wait_event(self->fd, &ev, 30000);
+		if (ret)
+			break;
+		inflight--;
+		done++;
+		if (ev.event != RDMA_ADDRINFO_EVENT_RESOLVED || ev.status ||
+		    ev.num_results != 3) {
+			if (bad++ < 5)
+				TH_LOG("request %llu: event %u status %d results %u",
+				       (unsigned long long)(ev.context - CTX_BASE),
+				       ev.event, ev.status, ev.num_results);
+		}
+		rai_destroy(self->fd, ev.handle, NULL);
+	}
+	unlink(KEY_DNS_CONF);
+	ASSERT_EQ(0, ret) TH_LOG("%u requests never completed", inflight);
+	TH_LOG("%u requests, %u failed", done, bad);
+	EXPECT_EQ(0, bad);
+	EXPECT_LT(100, done);
+}
+
 TEST_F(async, failed_request_error_event_and_no_results)
 {
 	struct rdma_addrinfo_query q;
