@@ -118,6 +118,7 @@ static void rai_dns_work(struct work_struct *work)
 	struct rai_request *req = container_of(work, struct rai_request, work);
 	struct rdma_addrinfo_result *results = NULL;
 	time64_t expiry = 0, now;
+	struct mem_cgroup *old_memcg;
 	unsigned int timeout_ms;
 	char *list = NULL;
 	u32 nr = 0, ttl = 0;
@@ -155,7 +156,10 @@ static void rai_dns_work(struct work_struct *work)
 		now = ktime_get_real_seconds();
 		if (expiry > now)
 			ttl = min_t(time64_t, expiry - now, U32_MAX);
+		/* The results are the caller's memory. */
+		old_memcg = rai_request_charge_begin(req);
 		ret = rai_dns_parse(req, list, ttl, &results, &nr);
+		rai_request_charge_end(old_memcg);
 		kfree(list);
 	}
 	rai_request_complete(req, ret, results, nr);

@@ -24,10 +24,12 @@
  *  - Requests come from a dedicated slab cache: one that is leaked makes
  *    kmem_cache_destroy() complain when the module is unloaded.
  */
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/nsproxy.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -177,6 +179,7 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 	INIT_LIST_HEAD(&req->event_entry);
 	init_completion(&req->done);
 	req->started = jiffies;
+	req->memcg = get_mem_cgroup_from_mm(current->mm);
 	return req;
 
 err_total:
@@ -193,6 +196,7 @@ static void rai_request_free(struct rai_request *req)
 	WARN_ON_ONCE(req->event_queued);
 	rai_results_free(req->results);
 	kfree(req->node);
+	mem_cgroup_put(req->memcg);
 	kmem_cache_free(rai_request_cache, req);
 	atomic_dec(&rai_requests_total);
 	kref_put(&file->ref, rai_file_release);
@@ -214,6 +218,21 @@ void rai_request_put(struct rai_request *req)
 {
 	if (refcount_dec_and_test(&req->ref))
 		rai_request_free(req);
+}
+
+/*
+ * Charge allocations of the current (worker) task to the request's creator
+ * until rai_request_charge_end(), as GFP_KERNEL_ACCOUNT in its own context
+ * would.
+ */
+struct mem_cgroup *rai_request_charge_begin(struct rai_request *req)
+{
+	return set_active_memcg(req->memcg);
+}
+
+void rai_request_charge_end(struct mem_cgroup *old)
+{
+	set_active_memcg(old);
 }
 
 /* Whether a pending request was destroyed (a hint: it may change at once). */

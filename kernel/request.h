@@ -19,6 +19,7 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+struct mem_cgroup;
 struct net;
 struct rai_request;
 
@@ -104,6 +105,8 @@ struct rai_backend_ops {
  * @src: the caller's source address, if any
  * @ibdev_name: resolve.ibdev_name, NUL-terminated
  * @backend_priv: for the backend
+ * @memcg: memory cgroup of the creator, charged for work done on its behalf
+ *	in workers (rai_request_charge_begin/end)
  */
 struct rai_request {
 	refcount_t ref;
@@ -140,6 +143,7 @@ struct rai_request {
 	} src;
 	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
 	void *backend_priv;
+	struct mem_cgroup *memcg;
 };
 
 int rai_request_init(void);
@@ -158,6 +162,8 @@ void rai_request_cancel(struct rai_request *req);
 void rai_request_get(struct rai_request *req);
 void rai_request_put(struct rai_request *req);
 bool rai_request_cancelled(struct rai_request *req);
+struct mem_cgroup *rai_request_charge_begin(struct rai_request *req);
+void rai_request_charge_end(struct mem_cgroup *old);
 bool rai_request_complete(struct rai_request *req, int status,
 			  struct rdma_addrinfo_result *results, u32 nr);
 
