@@ -60,11 +60,19 @@
  *  EMFILE      the file's cap on outstanding requests is reached
  *  ENFILE      the module-wide cap on outstanding requests is reached
  *  EINTR       a synchronous RESOLVE was interrupted (the request is gone)
+ *  EOPNOTSUPP  RAI_SA while the module has no SA backend (GET_INFO's
+ *              features lack RDMA_ADDRINFO_FEATURE_SA)
  *  ENOTTY      unknown ioctl command
+ *
+ * A RESOLVE that fails (any of the above, including EFAULT while writing
+ * the handle back) leaves no request and queues no event.
  *
  * Completion statuses (event.status, resolve.status with SYNC) are 0 or a
  * negative errno:
- *  -ENXIO          the name does not exist (NXDOMAIN, no SA record)
+ *  -ENXIO          the name does not exist (NXDOMAIN, no SA record).
+ *                  DNS: the resolver helper key.dns_resolver of keyutils
+ *                  <= 1.6.3 reports every getaddrinfo() failure alike;
+ *                  with it, -ENODATA and -EAGAIN are reported as -ENXIO.
  *  -ENODATA        the name exists but has no address at all
  *  -EADDRNOTAVAIL  the name has addresses, none of the requested family
  *  -EAFNOSUPPORT   the requested family cannot be served by that backend
@@ -177,7 +185,8 @@ struct rdma_addrinfo_info {
  * struct rdma_addrinfo_resolve - RDMA_ADDRINFO_IOC_RESOLVE (in/out)
  * @node: in, user pointer to the node name bytes (no NUL needed), or 0
  * @service: in, user pointer to the service bytes, or 0.  DNS/numeric: a
- *	decimal port (service names are mapped by the library).  SA: a
+ *	decimal port, digits only, at most 65535, else -EINVAL (service
+ *	names are mapped by the library).  SA: a
  *	service ID (decimal or 0x-hex) or a service name.
  * @context: in, opaque, echoed in the request's event
  * @node_len: in, 1..RDMA_ADDRINFO_NAME_MAX when @node is set, else 0; the
@@ -190,9 +199,12 @@ struct rdma_addrinfo_info {
  *	this family are returned (AF_IB: IP answers are turned into IB
  *	addresses of the device that reaches them, SA answers are AF_IB);
  *	with RAI_FAMILY the node is also interpreted in this family
- * @port_space: in, 0 or RDMA_ADDRINFO_PS_*
+ * @port_space: in, 0 or RDMA_ADDRINFO_PS_*; 0 means PS_IB for AF_IB
+ *	or RAI_SA, PS_UDP for QPT_UD, else PS_TCP (results carry the
+ *	effective value)
  * @qp_type: in, 0 or RDMA_ADDRINFO_QPT_*; UD needs PS_UDP/PS_IPOIB/PS_IB,
- *	RC/UC need PS_TCP/PS_IB, else -EINVAL (EAI_QPTYPE)
+ *	RC/UC need PS_TCP/PS_IB, else -EINVAL (EAI_QPTYPE); 0 means UD for
+ *	PS_UDP/PS_IPOIB, else RC
  * @src_len: in, length of @src_addr (0: no source given)
  * @port_num: in, port of @ibdev_name (required with RAI_SA)
  * @src_addr: in, the caller's bound source address (hints.ai_src_addr or
@@ -206,6 +218,11 @@ struct rdma_addrinfo_info {
  *
  * With RAI_SA the node must be absent (-EINVAL) and a service is required.
  * Neither node nor service nor RAI_PASSIVE: -EINVAL (EAI_NONAME).
+ * No node with RAI_PASSIVE: the wildcard address of each requested family
+ * (origin PASSIVE); no node without it: the loopback addresses.
+ * RAI_NUMERICHOST with a node that is no literal completes with -ENXIO.
+ * With RESOLVE_SYNC, -ENOENT if another thread destroyed the handle
+ * during the wait.
  */
 struct rdma_addrinfo_resolve {
 	__aligned_u64 node;
@@ -265,7 +282,8 @@ struct rdma_addrinfo_event {
  * @ibdev_name: NUL-terminated RDMA device of @src_addr, or empty
  * @port_num: port of @ibdev_name, or 0
  * @src_status: 0, or why there is no source: -ENETUNREACH (no route),
- *	-ENODEV (the route's interface has no RDMA device), -EOPNOTSUPP
+ *	-ENODEV (the route's interface has no RDMA device, or not the
+ *	device/port given in resolve.ibdev_name/port_num), -EOPNOTSUPP
  *	(source selection not attempted, e.g. RAI_PASSIVE)
  * @route_len: 0 or RDMA_ADDRINFO_PATH_RECORD_SIZE
  * @service_record_len: 0 or RDMA_ADDRINFO_SERVICE_RECORD_SIZE
