@@ -5,7 +5,10 @@
  * the man-page statements about IB SA resolution.
  */
 #include <endian.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <infiniband/sa.h>
+#include <rdma/rdma_addrinfo_abi.h>
 
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -43,6 +46,21 @@ static int sa_world_run(const char *args)
 	return system(cmd);
 }
 
+/* Whether the loaded module has its SA backend (GET_INFO features). */
+static int module_has_sa(void)
+{
+	struct rdma_addrinfo_info info = { 0 };
+	int fd = open("/dev/" RDMA_ADDRINFO_DEVNAME, O_RDWR);
+	int ret;
+
+	if (fd < 0)
+		return 0;
+	ret = !ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info) &&
+	      (info.features & RDMA_ADDRINFO_FEATURE_SA);
+	close(fd);
+	return ret;
+}
+
 FIXTURE(sa) {
 	int started;
 	struct rdma_event_channel *ch;
@@ -51,6 +69,8 @@ FIXTURE(sa) {
 
 FIXTURE_SETUP(sa)
 {
+	if (!module_has_sa())
+		SKIP(return, "the module has no SA backend (GET_INFO features)");
 	if (!sa_world_path() || sa_world_run("start"))
 		SKIP(return, "no SA responder (build selftests/sa)");
 	self->started = 1;
