@@ -10,28 +10,16 @@
 #include "kselftest_harness.h"
 #include "vm_test.h"
 
-/*
- * The module at the repository root: $RAI_REPO, else build/user/tests-vm/..
- * three levels up from this program; with the runner's $RAI_MODULE_PARAMS.
- */
+/* The module at the repository root, with the runner's parameters. */
 static int load_module(int load)
 {
-	char exe[PATH_MAX], cmd[PATH_MAX + 96], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
+	char ko[PATH_MAX + 32], cmd[PATH_MAX + 96];
 
 	if (!load)
 		return system("rmmod rdma_addrinfo 2>/dev/null");
-	if (n <= 0)
+	if (!rai_repo_path(ko, sizeof(ko), "rdma_addrinfo.ko"))
 		return -1;
-	exe[n] = '\0';
-	for (i = 0; i < 4; i++) {
-		slash = strrchr(exe, '/');
-		*slash = '\0';
-	}
-	snprintf(cmd, sizeof(cmd),
-		 "insmod '%s/rdma_addrinfo.ko' ${RAI_MODULE_PARAMS:-}",
-		 rai_env("RAI_REPO", exe));
+	snprintf(cmd, sizeof(cmd), "insmod '%s' ${RAI_MODULE_PARAMS:-}", ko);
 	return system(cmd);
 }
 

@@ -26,7 +26,7 @@
 #define SERVER_LOG "/run/rai-rdma_server.log"
 #define CLIENT_LOG "/run/rai-rdma_client.log"
 
-static char library[PATH_MAX];
+static char library[PATH_MAX + 32];
 
 /* A name of the peer's IPv4 address alone, that the module resolves. */
 static const char *peer4_name(void)
@@ -50,20 +50,9 @@ static const char *peer4_name(void)
 	return PEER4_HOSTS;
 }
 
-/* ../lib/librdma_addrinfo.so.1 next to this program's directory */
 static const char *library_path(void)
 {
-	char *slash;
-	ssize_t n = readlink("/proc/self/exe", library, sizeof(library) - 40);
-
-	if (n <= 0)
-		return NULL;
-	library[n] = '\0';
-	slash = strrchr(library, '/');
-	*slash = '\0';
-	slash = strrchr(library, '/');
-	strcpy(slash, "/lib/librdma_addrinfo.so.1");
-	return library;
+	return rai_build_path(library, sizeof(library), RAI_LIBRARY);
 }
 
 static pid_t start_server(void)

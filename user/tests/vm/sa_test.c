@@ -19,23 +19,10 @@
 
 static char sa_world[PATH_MAX + 32];
 
-/* $RAI_REPO/selftests/sa/sa-world, the repository found from this program */
 static const char *sa_world_path(void)
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	for (i = 0; i < 4; i++) {
-		slash = strrchr(exe, '/');
-		*slash = '\0';
-	}
-	snprintf(sa_world, sizeof(sa_world), "%s/selftests/sa/sa-world",
-		 rai_env("RAI_REPO", exe));
-	return sa_world;
+	return rai_repo_path(sa_world, sizeof(sa_world),
+			     "selftests/sa/sa-world");
 }
 
 static int sa_world_run(const char *args)

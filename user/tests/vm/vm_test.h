@@ -23,6 +23,56 @@
 #include <unistd.h>
 #include <rdma/rdma_addrinfo.h>
 
+/*
+ * Paths from this program's own: BUILD/tests-vm/NAME, so BUILD is one level
+ * up and the repository ($RAI_REPO, else BUILD/../..) three.
+ */
+static inline char *rai_exe_up(char *buf, size_t size, int levels)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	while (levels-- >= 0) {
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return NULL;
+		*slash = '\0';
+	}
+	return buf;
+}
+
+/* @rel under the build directory (e.g. "lib/librdma_addrinfo.so.1"). */
+static inline const char *rai_build_path(char *buf, size_t size,
+					 const char *rel)
+{
+	char dir[PATH_MAX];
+
+	if (!rai_exe_up(dir, sizeof(dir), 1))
+		return NULL;
+	snprintf(buf, size, "%s/%s", dir, rel);
+	return buf;
+}
+
+/* @rel under the repository (e.g. "rdma_addrinfo.ko"). */
+static inline const char *rai_repo_path(char *buf, size_t size,
+					const char *rel)
+{
+	const char *repo = getenv("RAI_REPO");
+	char dir[PATH_MAX];
+
+	if (!repo || !*repo)
+		repo = rai_exe_up(dir, sizeof(dir), 3);
+	if (!repo)
+		return NULL;
+	snprintf(buf, size, "%s/%s", repo, rel);
+	return buf;
+}
+
+#define RAI_LIBRARY "lib/librdma_addrinfo.so.1"
+
 #ifdef RAI_TEST_PRELOAD
 /* Resolved at run time from the preloaded library. */
 #pragma weak rdma_resolve_addrinfo
@@ -34,7 +84,7 @@
 __attribute__((constructor)) static void rai_test_preload_self(void)
 {
 	static char exe[PATH_MAX], lib[PATH_MAX + 32], args[8192];
-	char *argv[64], *p, *dir;
+	char *argv[64], *p;
 	ssize_t n;
 	int argc = 0;
 	FILE *f;
@@ -42,14 +92,9 @@ __attribute__((constructor)) static void rai_test_preload_self(void)
 	if (getenv("RAI_TEST_PRELOADED"))
 		return;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	if (n <= 0 || !rai_build_path(lib, sizeof(lib), RAI_LIBRARY))
 		return;
 	exe[n] = '\0';
-	snprintf(lib, sizeof(lib), "%s", exe);
-	dir = strrchr(lib, '/');
-	*dir = '\0';				/* .../tests-vm */
-	dir = strrchr(lib, '/');
-	strcpy(dir, "/lib/librdma_addrinfo.so.1");
 	f = fopen("/proc/self/cmdline", "r");
 	if (!f)
 		return;
