@@ -106,6 +106,8 @@ TEST_F_TIMEOUT(dns_down, eai_again_name_server_returned_a_temporary_failure,
 	struct rdma_addrinfo *res = NULL;
 	char name[96];
 
+	RAI_RETURN_IF_SKIPPED();
+
 	ASSERT_EQ(EAI_AGAIN, rdma_getaddrinfo(rai_fresh_missing_name(name,
 					      sizeof(name)), NULL, NULL, &res));
 }

@@ -96,6 +96,8 @@ TEST_F(sa, rai_sa_maps_a_service_id_to_ib_addresses)
 	struct rdma_addrinfo *res = NULL;
 	char buf[INET6_ADDRSTRLEN];
 
+	RAI_RETURN_IF_SKIPPED();
+
 	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "0x1000000000000001", &hints,
 				      &res));
 	ASSERT_EQ(1, rai_count(res));
@@ -112,6 +114,8 @@ TEST_F(sa, rai_sa_maps_a_service_name_to_ib_addresses)
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
 	struct rdma_addrinfo *res = NULL;
 
+	RAI_RETURN_IF_SKIPPED();
+
 	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "svc-b", &hints, &res));
 	ASSERT_EQ(1, rai_count(res));
 	EXPECT_EQ(SID_B, sid_of(res));
@@ -122,6 +126,8 @@ TEST_F(sa, rai_sa_returns_every_record)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA | RAI_NOROUTE };
 	struct rdma_addrinfo *res = NULL, *ai;
+
+	RAI_RETURN_IF_SKIPPED();
 
 	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "bulk", &hints, &res));
 	EXPECT_EQ(BULK_RECORDS, rai_count(res));
@@ -136,6 +142,8 @@ TEST_F(sa, ai_route_references_an_array_of_ibv_path_data)
 	struct rdma_addrinfo *res = NULL;
 	struct ibv_path_data *path;
 	char buf[INET6_ADDRSTRLEN];
+
+	RAI_RETURN_IF_SKIPPED();
 
 	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "svc-a", &hints, &res));
 	if (!res->ai_route_len) {
@@ -155,6 +163,8 @@ TEST_F(sa, rai_noroute_suppresses_route_resolution)
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA | RAI_NOROUTE };
 	struct rdma_addrinfo *res = NULL;
 
+	RAI_RETURN_IF_SKIPPED();
+
 	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "svc-a", &hints, &res));
 	EXPECT_EQ(0, res->ai_route_len);
 	EXPECT_EQ(NULL, res->ai_route);
@@ -166,6 +176,8 @@ TEST_F(sa, unknown_service_is_eai_noname)
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
 	struct rdma_addrinfo *res = NULL;
 
+	RAI_RETURN_IF_SKIPPED();
+
 	ASSERT_EQ(EAI_NONAME, rdma_getaddrinfo(NULL, "no-such-service",
 					       &hints, &res));
 }
@@ -174,6 +186,8 @@ TEST_F(sa, sa_error_status_is_eai_fail)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
 	struct rdma_addrinfo *res = NULL;
+
+	RAI_RETURN_IF_SKIPPED();
 
 	ASSERT_EQ(0, sa_world_run("mode status status=0x0100"));
 	ASSERT_EQ(EAI_FAIL, rdma_getaddrinfo(NULL, "svc-a", &hints, &res));
@@ -184,6 +198,8 @@ TEST_F(sa, resolve_addrinfo_rai_sa_on_an_id_bound_to_the_port)
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
 	struct rdma_addrinfo *res = NULL;
 	struct rdma_cm_event *ev;
+
+	RAI_RETURN_IF_SKIPPED();
 
 	ASSERT_EQ(0, bind_to_port(self->id));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, "svc-a", &hints));
@@ -203,6 +219,8 @@ TEST_F(sa, resolve_addrinfo_rai_sa_unknown_service_is_addrinfo_error)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
 	struct rdma_cm_event *ev;
+
+	RAI_RETURN_IF_SKIPPED();
 
 	ASSERT_EQ(0, bind_to_port(self->id));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, "no-such-service",
