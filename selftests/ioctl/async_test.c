@@ -22,9 +22,23 @@
 #define NREQ		1000
 #define CTX_BASE	0xC0DE000000000000ull
 
+/* The module's own view of failed dns_query() calls (dynamic debug). */
+#define DYNDBG "/sys/kernel/debug/dynamic_debug/control"
+
+static void dns_debug_on(void)
+{
+	rai_sh("echo 'module " RAI_MODULE_NAME " +p' > " DYNDBG " 2>/dev/null");
+}
+
+static void show_dns_debug(void)
+{
+	rai_sh("dmesg | grep 'dns_query(' | tail -5 | sed 's/^/# dmesg: /' >&2");
+}
+
 FIXTURE(async) {
 	int fd;
 	bool counter;
+	bool short_ttl;
 	__u32 handles[NREQ];
 	unsigned char seen[NREQ];
 };
@@ -33,10 +47,15 @@ FIXTURE_SETUP(async)
 {
 	self->fd = rai_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+	dns_debug_on();
 }
+
+#define KEY_DNS_CONF "/etc/key.dns_resolver.conf"
 
 FIXTURE_TEARDOWN(async)
 {
+	if (self->short_ttl)
+		unlink(KEY_DNS_CONF);
 	if (self->counter)
 		rai_upcall_counter_remove();
 	if (self->fd >= 0)
@@ -98,6 +117,8 @@ static void collect(struct __test_metadata *_metadata,
 	}
 	EXPECT_EQ(0, bad) TH_LOG("%u events not RESOLVED with %u results",
 				 bad, want_results);
+	if (bad)
+		show_dns_debug();
 	/* Exactly one each: nothing more comes. */
 	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 300));
 }
@@ -161,8 +182,6 @@ TEST_F_TIMEOUT(async, thousand_cached_dns_requests_one_event_each, 120)
 		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], NULL));
 }
 
-#define KEY_DNS_CONF "/etc/key.dns_resolver.conf"
-
 /*
  * A cached name whose key expires while requests keep coming: every
  * request must still resolve (an expired cache entry means "ask again",
@@ -174,11 +193,15 @@ TEST_F_TIMEOUT(async, cached_name_resolves_across_key_expiry, 90)
 	struct rdma_addrinfo_event ev;
 	unsigned int inflight = 0, done = 0, bad = 0, i;
 	long long end;
+	long c0;
 	int ret;
 
 	ASSERT_NE(0, access(KEY_DNS_CONF, F_OK))
 		TH_LOG("%s exists already; not touching it", KEY_DNS_CONF);
+	self->short_ttl = true;
 	ASSERT_EQ(0, rai_sh("echo 'default_ttl = 1' > " KEY_DNS_CONF));
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
 	end = rai_now_ms() + 6000;
 	i = 0;
 	while (rai_now_ms() < end || inflight) {
@@ -205,10 +228,16 @@ TEST_F_TIMEOUT(async, cached_name_resolves_across_key_expiry, 90)
 		rai_destroy(self->fd, ev.handle, NULL);
 	}
 	unlink(KEY_DNS_CONF);
+	self->short_ttl = false;
 	ASSERT_EQ(0, ret) TH_LOG("%u requests never completed", inflight);
-	TH_LOG("%u requests, %u failed", done, bad);
+	TH_LOG("%u requests, %u failed, %ld upcalls", done, bad,
+	       rai_upcall_count() - c0);
 	EXPECT_EQ(0, bad);
+	if (bad)
+		show_dns_debug();
 	EXPECT_LT(100, done);
+	/* The keys did expire and were fetched again. */
+	EXPECT_LE(c0 + 2, rai_upcall_count());
 }
 
 TEST_F(async, failed_request_error_event_and_no_results)
