@@ -1006,13 +1006,13 @@ out:
 	return ret;
 }
 
-void rai_sa_cancel(struct rai_sa_query *q)
+bool rai_sa_cancel(struct rai_sa_query *q)
 {
 	bool wait = false, dropped = false;
 	struct rai_sa_op *op;
 
 	if (IS_ERR_OR_NULL(q))
-		return;
+		return false;
 	spin_lock(&rai_sa_lock);
 	switch (q->state) {
 	case RAI_SA_PENDING:
@@ -1044,6 +1044,7 @@ void rai_sa_cancel(struct rai_sa_query *q)
 		rai_sa_query_put(q);	/* the op's */
 	}
 	rai_sa_query_put(q);		/* the caller's */
+	return dropped;
 }
 
 /* ---- devices ---------------------------------------------------------- */

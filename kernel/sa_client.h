@@ -132,7 +132,12 @@ struct rai_sa_query *rai_sa_query_path(struct net *net,
 int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
 		     u8 *gid);
 
-/* Cancel (if still in flight) and release a query; see above. */
-void rai_sa_cancel(struct rai_sa_query *q);
+/*
+ * Cancel (if still in flight) and release a query; see above.  Returns
+ * true when this call took the query back before @done ran (@done will
+ * never be called), false when @done has run (or the handle was an
+ * ERR_PTR or NULL).
+ */
+bool rai_sa_cancel(struct rai_sa_query *q);
 
 #endif /* _RAI_SA_CLIENT_H */
