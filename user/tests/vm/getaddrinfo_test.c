@@ -162,7 +162,7 @@ TEST(eai_nodata_host_exists_without_network_addresses)
 	int ret = rdma_getaddrinfo(RAI_ZONE_NODATA, NULL, NULL, &res);
 
 	if (ret == EAI_NONAME)
-		SKIP(return, "the test zone has no " RAI_ZONE_NODATA);
+		SKIP(return, RAI_ZONE_NODATA " is not in the zone, or key.dns_resolver <= 1.6.3 reports it as missing");
 	ASSERT_EQ(EAI_NODATA, ret);
 }
 
