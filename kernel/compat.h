@@ -6,6 +6,14 @@
 #ifndef _RAI_COMPAT_H
 #define _RAI_COMPAT_H
 
-#include <linux/version.h>
+/*
+ * 6.10 dropped the source argument of __assign_str() in TRACE_EVENT;
+ * Kbuild probes the kernel's header for it (RAI_HAVE_ASSIGN_STR_1).
+ */
+#ifdef RAI_HAVE_ASSIGN_STR_1
+#define rai_assign_str(dst, src)	__assign_str(dst)
+#else
+#define rai_assign_str(dst, src)	__assign_str(dst, src)
+#endif
 
 #endif /* _RAI_COMPAT_H */

@@ -47,6 +47,7 @@
 #include "backend.h"
 #include "main.h"
 #include "numeric.h"
+#include "rai_trace.h"
 #include "stats.h"
 
 static struct workqueue_struct *rai_dns_wq;
@@ -121,6 +122,7 @@ static void rai_dns_work(struct work_struct *work)
 	struct mem_cgroup *old_memcg;
 	unsigned int timeout_ms;
 	char *list = NULL;
+	u64 t0;
 	u32 nr = 0, ttl = 0;
 	int ret;
 
@@ -143,8 +145,10 @@ static void rai_dns_work(struct work_struct *work)
 	}
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
+	t0 = ktime_get_ns();
 	ret = dns_query(req->file->net, NULL, req->node, req->node_len,
 			"list", &list, &expiry, false);
+	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	up(&rai_upcall_sem);
 

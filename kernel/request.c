@@ -38,6 +38,9 @@
 #include "request.h"
 #include "stats.h"
 
+#define CREATE_TRACE_POINTS
+#include "rai_trace.h"
+
 static struct kmem_cache *rai_request_cache;
 
 /*
@@ -122,6 +125,7 @@ static bool rai_request_detach(struct rai_request *req)
 	}
 	spin_unlock_irqrestore(&file->lock, flags);
 
+	trace_rai_request_destroy(req, was_pending, dropped);
 	atomic_dec(&file->nr_requests);
 	if (was_pending) {
 		rai_stat_inc(RAI_STAT_CANCELLED);
@@ -254,6 +258,7 @@ int rai_request_publish(struct rai_request *req)
 void rai_request_start(struct rai_request *req)
 {
 	rai_stat_inc(RAI_STAT_REQUESTS);
+	trace_rai_request_start(req);
 	req->backend->start(req);
 	/*
 	 * Destroyed by another thread while starting: the cancel may have
@@ -329,6 +334,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 	spin_lock_irqsave(&file->lock, flags);
 	if (req->state != RAI_REQ_PENDING) {
 		spin_unlock_irqrestore(&file->lock, flags);
+		trace_rai_request_complete(req, status, nr, false);
 		rai_results_free(results);
 		return false;
 	}
@@ -342,6 +348,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 	}
 	spin_unlock_irqrestore(&file->lock, flags);
 
+	trace_rai_request_complete(req, status, nr, true);
 	rai_stat_inc(RAI_STAT_COMPLETED);
 	if (status)
 		rai_stat_inc(RAI_STAT_FAILED);
