@@ -87,6 +87,23 @@ static const char *herr(int e)
 	return e ? hstrerror(e) : "answer";
 }
 
+/*
+ * -ENODATA and -EAGAIN, except that the ABI header allows -ENXIO for both
+ * when the system's key.dns_resolver cannot tell them apart (keyutils
+ * <= 1.6.3, Debian 12).
+ */
+static void expect_distinct_status(struct __test_metadata *_metadata,
+				   int want, int seen)
+{
+	char version[128];
+
+	if (seen == -ENXIO && rai_dns_helper_ambiguous(version, sizeof(version))) {
+		TH_LOG("got -ENXIO for %d: allowed with '%s'", want, version);
+		return;
+	}
+	EXPECT_EQ(want, seen);
+}
+
 TEST_F(dns, multi_all_four_addresses_returned)
 {
 	static const char *const want[] = {
@@ -226,7 +243,7 @@ TEST_F(dns, name_without_addresses_enodata)
 		TH_LOG("world: the DNS server answers A '%s', AAAA '%s' for %s; NODATA for both is needed",
 		       herr(a), herr(aaaa), name);
 	LOOKUP(name, NULL, AF_UNSPEC, 0);
-	EXPECT_EQ(-ENODATA, self->status);
+	expect_distinct_status(_metadata, -ENODATA, self->status);
 	EXPECT_EQ(0, self->n);
 }
 
@@ -240,7 +257,7 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 	self->dns_stopped = true;
 	/* Unreachable server: temporary failure (-EAGAIN), not NXDOMAIN. */
 	LOOKUP(rai_unique_name(name, sizeof(name), "dead"), NULL, AF_UNSPEC, 0);
-	EXPECT_EQ(-EAGAIN, self->status);
+	expect_distinct_status(_metadata, -EAGAIN, self->status);
 	EXPECT_EQ(0, self->n);
 	ASSERT_EQ(0, rai_dns_start());
 	self->dns_stopped = false;

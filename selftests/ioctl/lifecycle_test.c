@@ -268,6 +268,58 @@ TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
 
+struct destroyer {
+	int fd;
+	long count;
+	__u32 destroyed;
+};
+
+/* Once the upcall runs, destroy whatever small handle the file holds. */
+static void *destroy_small_handles(void *arg)
+{
+	struct destroyer *d = arg;
+	__u32 h;
+
+	if (rai_upcall_wait_count(d->count, RAI_UPCALL_START_MS))
+		return NULL;
+	usleep(200000);
+	for (h = 1; h <= 1024 && !d->destroyed; h++)
+		if (!rai_destroy(d->fd, h, NULL))
+			d->destroyed = h;
+	return NULL;
+}
+
+TEST_F_TIMEOUT(life, sync_resolve_of_destroyed_handle_enoent, 90)
+{
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_info info;
+	struct rdma_addrinfo_event ev;
+	struct destroyer d;
+	pthread_t thr;
+	char name[128];
+	int ret;
+
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	use_upcall_counter(_metadata, self);
+	d.fd = self->fd;
+	d.count = rai_upcall_count() + 1;
+	d.destroyed = 0;
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, destroy_small_handles, &d));
+	ret = rai_resolve_sync(self->fd,
+			       rai_unique_name(name, sizeof(name), "gone"),
+			       NULL, AF_UNSPEC, 0, &r);
+	rai_upcall_hold(false);
+	pthread_join(thr, NULL);
+	ASSERT_NE(0, d.destroyed) TH_LOG("no small handle to destroy");
+	EXPECT_EQ(-ENOENT, ret);
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	EXPECT_EQ(0, info.requests);
+	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 3000));
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
 TEST_F(life, two_fds_isolated)
 {
 	struct rdma_addrinfo_info info;

@@ -46,10 +46,19 @@ FIXTURE_TEARDOWN(val)
 		close(self->fd);
 }
 
-/* The check every test ends with. */
-#define FD_STILL_WORKS() \
+/*
+ * The check every test ends with: the rejected calls left no request and
+ * no event behind, and the fd still works.
+ */
+#define FD_STILL_WORKS() do { \
+	struct rdma_addrinfo_info _info; \
+	EXPECT_EQ(0, rai_get_info(self->fd, &_info)); \
+	EXPECT_EQ(0, _info.requests) TH_LOG("a rejected call left a request"); \
+	EXPECT_FALSE(rai_readable(self->fd)) \
+		TH_LOG("a rejected call left an event"); \
 	EXPECT_EQ(0, rai_fd_works(self->fd)) \
-		TH_LOG("the fd no longer works after the rejected call")
+		TH_LOG("the fd no longer works after the rejected call"); \
+} while (0)
 
 /* A valid asynchronous numeric request, to be spoiled by one field. */
 static void valid_req(struct rdma_addrinfo_resolve *r)
@@ -196,6 +205,32 @@ TEST_F(val, resolve_reserved_nonzero_einval)
 	valid_req(&r);
 	r.reserved = 1;
 	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+/* The argument is readable but not writable: the handle cannot go back. */
+TEST_F(val, resolve_handle_write_back_efault_leaves_nothing)
+{
+	struct rdma_addrinfo_resolve *r = (void *)self->page;
+
+	valid_req(r);
+	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ));
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE, r));
+	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ | PROT_WRITE));
+	/* No request, and no event even once a numeric one would be done. */
+	usleep(300000);
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_sync_handle_write_back_efault_leaves_nothing)
+{
+	struct rdma_addrinfo_resolve *r = (void *)self->page;
+
+	valid_req(r);
+	r->flags = RDMA_ADDRINFO_RESOLVE_SYNC;
+	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ));
+	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE, r));
+	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ | PROT_WRITE));
 	FD_STILL_WORKS();
 }
 
@@ -512,6 +547,21 @@ TEST_F(val, resolve_rai_sa_without_ibdev_einval)
 
 	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC, RDMA_ADDRINFO_RAI_SA, 0, 0);
 	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_rai_sa_without_sa_backend_eopnotsupp)
+{
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_info info;
+
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	if (info.features & RDMA_ADDRINFO_FEATURE_SA)
+		SKIP(return, "the module has an SA backend");
+	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC, RDMA_ADDRINFO_RAI_SA, 0, 0);
+	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+	r.port_num = 1;
+	EXPECT_EQ(-EOPNOTSUPP, resolve_err(self->fd, &r));
 	FD_STILL_WORKS();
 }
 

@@ -665,6 +665,26 @@ int rai_upcall_wait_count(long target, int timeout_ms)
 	return 0;
 }
 
+bool rai_dns_helper_ambiguous(char *version, size_t size)
+{
+	char line[256] = "", *p;
+	unsigned int a = 0, b = 0, c = 0;
+	FILE *f = popen("/sbin/key.dns_resolver -V 2>&1", "re");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		pclose(f);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	if (version)
+		snprintf(version, size, "%s", line);
+	p = strstr(line, "keyutils-");
+	if (!p || sscanf(p, "keyutils-%u.%u.%u", &a, &b, &c) < 2)
+		return false;
+	return a < 1 || (a == 1 && (b < 6 || (b == 6 && c <= 3)));
+}
+
 const char *rai_unique_name(char *buf, size_t size, const char *tag)
 {
 	static unsigned int seq;

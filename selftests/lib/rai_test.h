@@ -146,6 +146,13 @@ int rai_upcall_hold(bool on);
 /* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
 int rai_upcall_wait_count(long target, int timeout_ms);
 
+/*
+ * Does the system's key.dns_resolver (keyutils <= 1.6.3) report every
+ * getaddrinfo() failure alike?  Then, per the ABI header, -ENODATA and
+ * -EAGAIN arrive as -ENXIO.  *version gets the version text if non-NULL.
+ */
+bool rai_dns_helper_ambiguous(char *version, size_t size);
+
 /* A name under the test zone that exists nowhere and was never asked. */
 const char *rai_unique_name(char *buf, size_t size, const char *tag);
 
