@@ -15,6 +15,12 @@
 #include "status.h"
 #include "sync.h"
 
+/*
+ * librdmacm's private flag: its own rdma_resolve_route() asks its
+ * rdma_getaddrinfo() for an IB ACM route with it.  Such calls are passed on.
+ */
+#define RAI_LIBRDMACM_ROUTEONLY	0x01000000
+
 static pthread_mutex_t rai_sync_fd_lock = PTHREAD_MUTEX_INITIALIZER;
 static int rai_sync_fd = -1;
 
@@ -89,6 +95,8 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 		errno = EINVAL;
 		return EAI_SYSTEM;
 	}
+	if (hints && (hints->ai_flags & RAI_LIBRDMACM_ROUTEONLY))
+		return rai_real()->getaddrinfo(node, service, hints, res);
 	ret = rai_build_request(&req, node, service, hints);
 	if (ret)
 		return ret;
