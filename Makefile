@@ -15,7 +15,7 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
 .PHONY: all module user selftests deps style sparse check check-host \
-	check-vm demo clean abi-check help module-install dkms-install
+	check-vm demo bench clean abi-check help module-install dkms-install
 
 VERSION := 0.1
 DKMS_SRC := /usr/src/rdma-addrinfo-$(VERSION)
@@ -88,6 +88,12 @@ check-vm: all
 
 demo: all
 	selftests/vm/run -- selftests/vm/demo
+
+# Cost of a resolution through the module against librdmacm and glibc,
+# measured in the VM in one run (ratios, not absolute times, matter).
+bench: all
+	$(MAKE) -C selftests bench BUILD=$(BUILD)/selftests
+	selftests/vm/run -- $(BUILD)/selftests/bench/addrinfo_bench
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
