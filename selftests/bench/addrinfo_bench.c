@@ -70,6 +70,36 @@ static int op_get_info(void)
 	return 1;
 }
 
+/* The module without the library: RESOLVE(sync), QUERY, DESTROY. */
+static int op_ioctl_numeric(void)
+{
+	struct rdma_addrinfo_result res[4];
+	struct rdma_addrinfo_resolve r = {
+		.node = (unsigned long)numeric_name,
+		.node_len = strlen(numeric_name),
+		.service = (unsigned long)"4791",
+		.service_len = 4,
+		.ai_flags = RDMA_ADDRINFO_RAI_NUMERICHOST,
+		.flags = RDMA_ADDRINFO_RESOLVE_SYNC,
+	};
+	struct rdma_addrinfo_query q = {
+		.results = (unsigned long)res,
+		.count = 4,
+		.result_size = sizeof(res[0]),
+	};
+	struct rdma_addrinfo_destroy d = { 0 };
+
+	if (ioctl(dev_fd, RDMA_ADDRINFO_IOC_RESOLVE, &r))
+		die("RESOLVE");
+	q.handle = r.handle;
+	if (ioctl(dev_fd, RDMA_ADDRINFO_IOC_QUERY, &q))
+		die("QUERY");
+	d.handle = r.handle;
+	if (ioctl(dev_fd, RDMA_ADDRINFO_IOC_DESTROY, &d))
+		die("DESTROY");
+	return q.copied;
+}
+
 static int count_and_free(struct rdma_addrinfo *res, freeaddrinfo_fn fr)
 {
 	struct rdma_addrinfo *ai;
@@ -230,6 +260,7 @@ int main(int argc, char **argv)
 		{ .name = "getppid() syscall (reference)", .op = op_getppid },
 		{ .name = "GET_INFO no-op ioctl (reference)", .op = op_get_info },
 		{ .name = "module: numeric rdma_getaddrinfo", .op = op_module_numeric },
+		{ .name = "module: numeric, raw ioctls", .op = op_ioctl_numeric },
 		{ .name = "librdmacm: numeric rdma_getaddrinfo", .op = op_rdmacm_numeric },
 		{ .name = "module: DNS name, kernel-cached", .op = op_module_dns },
 		{ .name = "librdmacm: DNS name (getaddrinfo)", .op = op_rdmacm_dns },
@@ -261,13 +292,13 @@ int main(int argc, char **argv)
 		printf("%-40s %10.2f %8.2f %8d\n", m[i].name, m[i].us,
 		       m[i].us / m[1].us, m[i].results);
 	}
-	printf("ratio librdmacm/module, numeric: %.2f\n", m[3].us / m[2].us);
-	printf("ratio librdmacm/module, DNS:     %.2f\n", m[5].us / m[4].us);
+	printf("ratio librdmacm/module, numeric: %.2f\n", m[4].us / m[2].us);
+	printf("ratio librdmacm/module, DNS:     %.2f\n", m[6].us / m[5].us);
 
 	async_us = async_batch_us(dns_name);
 	printf("module: %d async requests in flight on one fd: %.2f us/request "
 	       "(%.2f x sync module, %.2f x librdmacm sync)\n", BATCH, async_us,
-	       async_us / m[4].us, async_us / m[5].us);
+	       async_us / m[5].us, async_us / m[6].us);
 	printf("kernel memory per held request (%d held, 2 results each): "
 	       "%ld bytes (result record %zu bytes)\n", BATCH,
 	       bytes_per_held_request(dns_name),
