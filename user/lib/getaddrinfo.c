@@ -37,17 +37,6 @@ static int rai_get_sync_fd(void)
 	return fd;
 }
 
-/* EAI_SYSTEM with errno, as rdma_getaddrinfo(3) documents it. */
-static int rai_eai_status(int status, unsigned int ctx)
-{
-	int err = 0;
-	int eai = rai_eai_from_status(status, ctx, &err);
-
-	if (eai == EAI_SYSTEM)
-		errno = err;
-	return eai;
-}
-
 /**
  * rai_resolve_sync - run @req synchronously on @fd
  *
@@ -67,16 +56,16 @@ int rai_resolve_sync(int fd, struct rai_request *req,
 		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
 	} while (ret && errno == EINTR);	/* the request is gone: again */
 	if (ret)
-		return rai_eai_status(-errno, req->ctx);
+		return rai_eai_with_errno(-errno, req->ctx);
 
 	if (req->cmd.status) {
 		rai_destroy_request(fd, req->cmd.handle);
-		return rai_eai_status(req->cmd.status, req->ctx);
+		return rai_eai_with_errno(req->cmd.status, req->ctx);
 	}
 	ret = rai_fetch_results(fd, req->cmd.handle, &results, &n);
 	rai_destroy_request(fd, req->cmd.handle);
 	if (ret)
-		return rai_eai_status(-errno, 0);
+		return rai_eai_with_errno(-errno, 0);
 	if (!n)
 		return EAI_NODATA;
 	ret = rai_convert_results(results, n, res);

@@ -73,6 +73,22 @@ int rai_errno_from_eai(int eai)
 	}
 }
 
+/* rai_eai_from_status(), with errno set for EAI_SYSTEM (rdma_getaddrinfo(3)) */
+int rai_eai_with_errno(int status, unsigned int ctx)
+{
+	int err = 0;
+	int eai = rai_eai_from_status(status, ctx, &err);
+
+	if (eai == EAI_SYSTEM)
+		errno = err;
+	return eai;
+}
+
+RAI_EXPORT int rdma_addrinfo_status_eai(int status)
+{
+	return rai_eai_with_errno(status, 0);
+}
+
 RAI_EXPORT const char *rdma_addrinfo_strerror(int eai)
 {
 	if (eai == EAI_QPTYPE)

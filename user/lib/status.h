@@ -6,6 +6,7 @@
 #define RAI_CTX_QP_PS	0x1	/* the request carried qp_type and port_space */
 
 int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno);
+int rai_eai_with_errno(int status, unsigned int ctx);
 int rai_errno_from_eai(int eai);
 
 #endif /* _RAI_STATUS_H */

@@ -236,7 +236,7 @@ static int tool_resolve_async(const struct tool_options *o,
 		goto out_id;
 	}
 	if (status) {
-		fprintf(stderr, "rdma-addrinfo: %s: %s\n", what, strerror(-status));
+		tool_report_eai(o, rdma_addrinfo_status_eai(status));
 		goto out_id;
 	}
 	if (rdma_query_addrinfo(id, res)) {

@@ -88,6 +88,13 @@ struct sockaddr *rdma_get_local_addr(struct rdma_cm_id *id);
  */
 int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel);
 
+/**
+ * rdma_addrinfo_status_eai - the EAI_* code rdma_getaddrinfo() would return
+ * for the status of an RDMA_CM_EVENT_ADDRINFO_ERROR event (0 for 0); errno
+ * is set when it is EAI_SYSTEM
+ */
+int rdma_addrinfo_status_eai(int status);
+
 /** rdma_addrinfo_strerror - gai_strerror() that also knows EAI_QPTYPE */
 const char *rdma_addrinfo_strerror(int eai);
 

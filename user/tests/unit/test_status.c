@@ -113,6 +113,16 @@ TEST(strerror_knows_eai_qptype)
 		     rdma_addrinfo_strerror(EAI_NONAME));
 }
 
+TEST(event_status_maps_like_rdma_getaddrinfo)
+{
+	errno = 0;
+	ASSERT_EQ(0, rdma_addrinfo_status_eai(0));
+	ASSERT_EQ(EAI_NONAME, rdma_addrinfo_status_eai(-ENXIO));
+	ASSERT_EQ(EAI_AGAIN, rdma_addrinfo_status_eai(-ETIMEDOUT));
+	ASSERT_EQ(EAI_SYSTEM, rdma_addrinfo_status_eai(-EHOSTUNREACH));
+	ASSERT_EQ(EHOSTUNREACH, errno);
+}
+
 TEST(async_errors_map_to_errno)
 {
 	ASSERT_EQ(EINVAL, rai_errno_from_eai(EAI_BADFLAGS));
