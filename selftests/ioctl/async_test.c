@@ -50,7 +50,7 @@ FIXTURE_SETUP(async)
 	dns_debug_on();
 }
 
-#define KEY_DNS_CONF "/etc/key.dns_resolver.conf"
+#define KEY_DNS_CONF "/etc/keyutils/key.dns_resolver.conf"
 
 FIXTURE_TEARDOWN(async)
 {
@@ -199,7 +199,7 @@ TEST_F_TIMEOUT(async, cached_name_resolves_across_key_expiry, 90)
 	ASSERT_NE(0, access(KEY_DNS_CONF, F_OK))
 		TH_LOG("%s exists already; not touching it", KEY_DNS_CONF);
 	self->short_ttl = true;
-	ASSERT_EQ(0, rai_sh("echo 'default_ttl = 1' > " KEY_DNS_CONF));
+	ASSERT_EQ(0, rai_sh("mkdir -p /etc/keyutils && echo 'default_ttl = 1' > " KEY_DNS_CONF));
 	use_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	end = rai_now_ms() + 6000;

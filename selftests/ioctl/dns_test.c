@@ -40,6 +40,8 @@ FIXTURE_TEARDOWN(dns)
 	char why[128];
 	__u32 i;
 
+	/* An ASSERT that ended the test leaves the harness's trigger set. */
+	_metadata->trigger = 0;
 	if (self->dns_stopped) {
 		int ret = rai_dns_start();
 
@@ -239,6 +241,9 @@ TEST_F(dns, name_without_addresses_enodata)
 	int a = server_answer(name, ns_t_a);
 	int aaaa = server_answer(name, ns_t_aaaa);
 
+	if (a == HOST_NOT_FOUND && aaaa == HOST_NOT_FOUND)
+		SKIP(return, "world: no %s in the test zone (dnsmasq --txt-record=%s,x)",
+		     name, name);
 	ASSERT_TRUE(a == NO_DATA && aaaa == NO_DATA)
 		TH_LOG("world: the DNS server answers A '%s', AAAA '%s' for %s; NODATA for both is needed",
 		       herr(a), herr(aaaa), name);
