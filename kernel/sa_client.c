@@ -233,6 +233,8 @@ struct rai_sa_op {
 };
 
 enum rai_sa_state {
+	RAI_SA_IDLE,		/* allocated, not started */
+	RAI_SA_FAILED,		/* the start failed: no done() */
 	RAI_SA_PENDING,
 	RAI_SA_RUNNING,		/* done() is being called */
 	RAI_SA_DONE,
@@ -247,6 +249,7 @@ struct rai_sa_query {
 	struct task_struct *runner;
 	rai_sa_done_fn done;
 	void *ctx;
+	gfp_t gfp;
 };
 
 static DECLARE_RWSEM(rai_sa_rwsem);
@@ -286,7 +289,7 @@ static void rai_sa_query_release(struct kref *ref)
 	kfree(container_of(ref, struct rai_sa_query, ref));
 }
 
-static void rai_sa_query_put(struct rai_sa_query *q)
+void rai_sa_query_put(struct rai_sa_query *q)
 {
 	kref_put(&q->ref, rai_sa_query_release);
 }
@@ -769,11 +772,31 @@ static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
 	return NULL;
 }
 
-static void rai_sa_wait_on(struct rai_sa_op *op, struct rai_sa_query *q)
+/*
+ * Make @q a waiter of @op (under rai_sa_lock).  False when the query was
+ * aborted before it could be started.
+ */
+static bool rai_sa_join(struct rai_sa_op *op, struct rai_sa_query *q)
 {
+	if (q->state != RAI_SA_IDLE)
+		return false;
+	q->state = RAI_SA_PENDING;
 	q->op = op;
 	kref_get(&q->ref);		/* the op's */
 	list_add_tail(&q->node, &op->waiters);
+	return true;
+}
+
+/* A start that did not join an op: -ECANCELED if aborted meanwhile. */
+static int rai_sa_start_failed(struct rai_sa_query *q, int ret)
+{
+	spin_lock(&rai_sa_lock);
+	if (q->state == RAI_SA_CANCELLED)
+		ret = -ECANCELED;
+	else
+		q->state = RAI_SA_FAILED;
+	spin_unlock(&rai_sa_lock);
+	return ret;
 }
 
 static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
@@ -820,28 +843,18 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	return send_buf;
 }
 
-static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
-					 u32 port_num, struct rai_sa_req *req,
-					 bool default_sgid, rai_sa_done_fn done,
-					 void *ctx, gfp_t gfp)
+static int rai_sa_start(struct rai_sa_query *q, struct net *net,
+			const char *name, u32 port_num, struct rai_sa_req *req,
+			bool default_sgid)
 {
 	struct ib_mad_send_buf *send_buf;
 	struct rai_sa_result *res = NULL;
 	struct rai_sa_op *op, *other;
 	struct rai_sa_port *port;
-	struct rai_sa_query *q;
 	struct rai_sa_ah *ah;
+	bool joined;
 	int ret;
 	u32 gen;
-
-	q = kzalloc(sizeof(*q), gfp);
-	if (!q)
-		return ERR_PTR(-ENOMEM);
-	kref_init(&q->ref);
-	INIT_LIST_HEAD(&q->node);
-	q->done = done;
-	q->ctx = ctx;
-	q->state = RAI_SA_PENDING;
 
 	down_read(&rai_sa_rwsem);
 	port = rai_sa_find_port(net, name, port_num);
@@ -866,9 +879,12 @@ static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
 	if (!res) {
 		other = rai_sa_find_op(port, req, gen);
 		if (other) {
-			rai_sa_wait_on(other, q);
+			joined = rai_sa_join(other, q);
 			spin_unlock(&rai_sa_lock);
 			rai_sa_ah_put(ah);
+			ret = -ECANCELED;
+			if (!joined)
+				goto err;
 			rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
 			goto out;
 		}
@@ -876,7 +892,7 @@ static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
 	spin_unlock(&rai_sa_lock);
 
 	ret = -ENOMEM;
-	op = rai_sa_op_alloc(port, req, gfp);
+	op = rai_sa_op_alloc(port, req, q->gfp);
 	if (!op)
 		goto err_ah;
 	op->gen = gen;
@@ -885,14 +901,19 @@ static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
 		rai_sa_ah_put(ah);
 		op->res = res;
 		spin_lock(&rai_sa_lock);
-		rai_sa_wait_on(op, q);
+		joined = rai_sa_join(op, q);
 		spin_unlock(&rai_sa_lock);
+		if (!joined) {
+			rai_sa_op_free(op);
+			ret = -ECANCELED;
+			goto err;
+		}
 		queue_work(rai_sa_wq, &op->work);
 		rai_sa_stat_inc(RAI_SA_STAT_CACHE_HITS);
 		goto out;
 	}
 	op->ah = ah;
-	send_buf = rai_sa_op_mad(op, gfp);
+	send_buf = rai_sa_op_mad(op, q->gfp);
 	if (IS_ERR(send_buf)) {
 		ret = PTR_ERR(send_buf);
 		rai_sa_op_free(op);
@@ -901,17 +922,20 @@ static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
 
 	spin_lock(&rai_sa_lock);
 	other = rai_sa_find_op(port, req, gen);
-	if (other) {
+	if (other || q->state != RAI_SA_IDLE) {
 		/* Started while we built ours: share it. */
-		rai_sa_wait_on(other, q);
+		joined = other && rai_sa_join(other, q);
 		spin_unlock(&rai_sa_lock);
 		ib_free_send_mad(send_buf);
 		rai_sa_op_free(op);
+		ret = -ECANCELED;
+		if (!joined)
+			goto err;
 		rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
 		goto out;
 	}
 	op->send_buf = send_buf;
-	rai_sa_wait_on(op, q);
+	rai_sa_join(op, q);
 	list_add(&op->node, &port->ops);
 	op->listed = true;
 	spin_unlock(&rai_sa_lock);
@@ -919,32 +943,101 @@ static struct rai_sa_query *rai_sa_start(struct net *net, const char *name,
 	ret = ib_post_send_mad(send_buf, NULL);
 	if (ret) {
 		/* Others may have joined: they get the error from a work. */
+		bool ours = false;
+
 		spin_lock(&rai_sa_lock);
-		list_del_init(&q->node);
+		if (q->state == RAI_SA_PENDING) {
+			list_del_init(&q->node);
+			q->state = RAI_SA_FAILED;
+			ours = true;
+		}
 		op->send_buf = NULL;
 		rai_sa_op_unlist(op);
 		spin_unlock(&rai_sa_lock);
-		rai_sa_query_put(q);	/* the op's */
+		if (ours)
+			rai_sa_query_put(q);	/* the op's */
 		ib_free_send_mad(send_buf);
 		rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
-		ret = -EHOSTUNREACH;
-		op->status = ret;
+		op->status = -EHOSTUNREACH;
 		queue_work(rai_sa_wq, &op->work);
-		goto err;
+		/* Aborted meanwhile: the abort took it, report that. */
+		up_read(&rai_sa_rwsem);
+		return ours ? -EHOSTUNREACH : -ECANCELED;
 	}
 	/* op may be gone already: not touched again. */
 	rai_sa_stat_inc(RAI_SA_STAT_MADS);
 out:
 	up_read(&rai_sa_rwsem);
-	return q;
+	return 0;
 
 err_ah:
 	rai_sa_ah_put(ah);
 	rai_sa_result_put(res);
 err:
 	up_read(&rai_sa_rwsem);
-	kfree(q);
-	return ERR_PTR(ret);
+	return rai_sa_start_failed(q, ret);
+}
+
+struct rai_sa_query *rai_sa_query_alloc(rai_sa_done_fn done, void *ctx,
+					gfp_t gfp)
+{
+	struct rai_sa_query *q = kzalloc(sizeof(*q), gfp);
+
+	if (!q)
+		return NULL;
+	kref_init(&q->ref);
+	INIT_LIST_HEAD(&q->node);
+	q->done = done;
+	q->ctx = ctx;
+	q->gfp = gfp;
+	q->state = RAI_SA_IDLE;
+	return q;
+}
+
+void *rai_sa_query_ctx(const struct rai_sa_query *q)
+{
+	return q->ctx;
+}
+
+void rai_sa_query_get(struct rai_sa_query *q)
+{
+	kref_get(&q->ref);
+}
+
+int rai_sa_start_service(struct rai_sa_query *q, struct net *net,
+			 const char *ibdev_name, u32 port_num, u64 service_id,
+			 bool by_id, const char *name, size_t name_len)
+{
+	struct rai_sa_req req;
+
+	if (!by_id && (!name || !name_len || name_len >= RAI_SA_NAME_LEN ||
+		       memchr(name, 0, name_len)))
+		return rai_sa_start_failed(q, -EINVAL);
+	rai_sa_req_service(&req, service_id, by_id, name, name_len);
+	return rai_sa_start(q, net, ibdev_name, port_num, &req, false);
+}
+
+int rai_sa_start_path(struct rai_sa_query *q, struct net *net,
+		      const char *ibdev_name, u32 port_num, const u8 *dgid,
+		      const u8 *sgid, u16 pkey)
+{
+	static const u8 zero[16];
+	struct rai_sa_req req;
+
+	if (!dgid)
+		return rai_sa_start_failed(q, -EINVAL);
+	rai_sa_req_path(&req, dgid, sgid ? sgid : zero, pkey);
+	return rai_sa_start(q, net, ibdev_name, port_num, &req, !sgid);
+}
+
+/* Convenience: allocate and start; ERR_PTR (and no @done) on failure. */
+static struct rai_sa_query *rai_sa_started(struct rai_sa_query *q, int ret)
+{
+	if (ret) {
+		rai_sa_query_put(q);
+		return ERR_PTR(ret);
+	}
+	return q;
 }
 
 struct rai_sa_query *rai_sa_query_service(struct net *net,
@@ -954,14 +1047,13 @@ struct rai_sa_query *rai_sa_query_service(struct net *net,
 					  rai_sa_done_fn done, void *ctx,
 					  gfp_t gfp)
 {
-	struct rai_sa_req req;
+	struct rai_sa_query *q = rai_sa_query_alloc(done, ctx, gfp);
 
-	if (!by_id && (!name || !name_len || name_len >= RAI_SA_NAME_LEN ||
-		       memchr(name, 0, name_len)))
-		return ERR_PTR(-EINVAL);
-	rai_sa_req_service(&req, service_id, by_id, name, name_len);
-	return rai_sa_start(net, ibdev_name, port_num, &req, false, done, ctx,
-			    gfp);
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	return rai_sa_started(q, rai_sa_start_service(q, net, ibdev_name,
+						      port_num, service_id,
+						      by_id, name, name_len));
 }
 
 struct rai_sa_query *rai_sa_query_path(struct net *net,
@@ -970,14 +1062,13 @@ struct rai_sa_query *rai_sa_query_path(struct net *net,
 				       rai_sa_done_fn done, void *ctx,
 				       gfp_t gfp)
 {
-	static const u8 zero[16];
-	struct rai_sa_req req;
+	struct rai_sa_query *q = rai_sa_query_alloc(done, ctx, gfp);
 
-	if (!dgid)
-		return ERR_PTR(-EINVAL);
-	rai_sa_req_path(&req, dgid, sgid ? sgid : zero, pkey);
-	return rai_sa_start(net, ibdev_name, port_num, &req, !sgid, done, ctx,
-			    gfp);
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	return rai_sa_started(q, rai_sa_start_path(q, net, ibdev_name,
+						   port_num, dgid, sgid,
+						   pkey));
 }
 
 int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
@@ -1006,7 +1097,7 @@ out:
 	return ret;
 }
 
-bool rai_sa_cancel(struct rai_sa_query *q)
+bool rai_sa_abort(struct rai_sa_query *q)
 {
 	bool wait = false, dropped = false;
 	struct rai_sa_op *op;
@@ -1015,6 +1106,11 @@ bool rai_sa_cancel(struct rai_sa_query *q)
 		return false;
 	spin_lock(&rai_sa_lock);
 	switch (q->state) {
+	case RAI_SA_IDLE:
+		/* Not started yet: the start will fail with -ECANCELED. */
+		q->state = RAI_SA_CANCELLED;
+		spin_unlock(&rai_sa_lock);
+		return true;
 	case RAI_SA_PENDING:
 		q->state = RAI_SA_CANCELLED;
 		list_del_init(&q->node);
@@ -1043,8 +1139,18 @@ bool rai_sa_cancel(struct rai_sa_query *q)
 		rai_sa_stat_inc(RAI_SA_STAT_CANCELLED);
 		rai_sa_query_put(q);	/* the op's */
 	}
-	rai_sa_query_put(q);		/* the caller's */
 	return dropped;
+}
+
+bool rai_sa_cancel(struct rai_sa_query *q)
+{
+	bool took;
+
+	if (IS_ERR_OR_NULL(q))
+		return false;
+	took = rai_sa_abort(q);
+	rai_sa_query_put(q);
+	return took;
 }
 
 /* ---- devices ---------------------------------------------------------- */

@@ -121,6 +121,35 @@ struct rai_sa_query *rai_sa_query_path(struct net *net,
 				       rai_sa_done_fn done, void *ctx,
 				       gfp_t gfp);
 
+/*
+ * Two-step form, for callers that must publish the handle before @done can
+ * possibly run: rai_sa_query_alloc() (NULL: out of memory), publish it,
+ * then rai_sa_start_service() / rai_sa_start_path() with the arguments
+ * above.  A start returns 0 (then @done will be called unless aborted),
+ * -ECANCELED when rai_sa_abort() came first (it returned true), or
+ * another error (as above; @done will not be called and a concurrent
+ * rai_sa_abort() returns false).  Either way the handle is still the
+ * caller's to put.
+ *
+ * rai_sa_abort() is rai_sa_cancel() without the release: true when it took
+ * the query back before @done ran (or before it was started); it waits
+ * for a running @done like rai_sa_cancel().  rai_sa_query_get() and
+ * rai_sa_query_put() take and drop references to the handle; the last put
+ * frees it.  rai_sa_cancel(q) is rai_sa_abort(q) then rai_sa_query_put(q).
+ */
+struct rai_sa_query *rai_sa_query_alloc(rai_sa_done_fn done, void *ctx,
+					gfp_t gfp);
+int rai_sa_start_service(struct rai_sa_query *q, struct net *net,
+			 const char *ibdev_name, u32 port_num, u64 service_id,
+			 bool by_id, const char *name, size_t name_len);
+int rai_sa_start_path(struct rai_sa_query *q, struct net *net,
+		      const char *ibdev_name, u32 port_num, const u8 *dgid,
+		      const u8 *sgid, u16 pkey);
+bool rai_sa_abort(struct rai_sa_query *q);
+void *rai_sa_query_ctx(const struct rai_sa_query *q);	/* its @ctx */
+void rai_sa_query_get(struct rai_sa_query *q);
+void rai_sa_query_put(struct rai_sa_query *q);
+
 /**
  * rai_sa_local_gid() - the port's own GID facing its SA
  * @net, @ibdev_name, @port_num: as above

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: the SA backend of RESOLVE with RAI_SA.
+ *
+ * A request's flow: SubnAdmGetTable(ServiceRecord) by service ID (a fully
+ * numeric service, decimal or 0x-hex) or by name; one AF_IB result per
+ * record (up to max_results); then, unless RAI_NOROUTE, one
+ * SubnAdmGet(PathRecord) per distinct destination GID for ai_route.  A
+ * failed path query leaves that result without a route.
+ *
+ * Cancellation: req->backend_priv is the slot of the query in flight (one
+ * at a time), holding a reference of its own, or RAI_SA_SLOT_CANCELLED
+ * once the request is destroyed.  Whoever takes the query out of the slot
+ * (the done callback, or cancel) puts that reference.  The flow (struct
+ * rai_sa_flow, which holds a request reference) is ended exactly once: by
+ * the done callback, by the issuer when a start fails, or by cancel when
+ * rai_sa_abort() took the query back before done could run.
+ */
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+#include <linux/string.h>
+#include <rdma/ib.h>
+
+#include "backend.h"
+#include "main.h"
+#include "request.h"
+#include "sa_backend.h"
+#include "sa_client.h"
+#include "sa_wire.h"
+
+static char rai_sa_cancelled_mark;
+#define RAI_SA_SLOT_CANCELLED ((void *)&rai_sa_cancelled_mark)
+
+struct rai_sa_flow {
+	struct rai_request *req;
+	struct rai_sa_query *q;		/* the query in flight */
+	struct rdma_addrinfo_result *results;
+	u32 nr;
+	u32 next;			/* result whose route is asked */
+	u64 sid;
+	bool by_id;
+	bool have_src;
+	u8 src_gid[16];
+};
+
+static void rai_sa_flow_done(void *ctx, int status, const void *records,
+			     unsigned int nrec);
+
+static void rai_sa_flow_end(struct rai_sa_flow *f, int status)
+{
+	struct rai_request *req = f->req;
+
+	if (status) {
+		rai_results_free(f->results);
+		rai_request_complete(req, status, NULL, 0);
+	} else {
+		rai_request_complete(req, 0, f->results, f->nr);
+	}
+	kfree(f);
+	rai_request_put(req);
+}
+
+/*
+ * Start the next query of @f: the service query, or the path query of
+ * result f->next.  @f may be gone when this returns.
+ */
+static void rai_sa_flow_issue(struct rai_sa_flow *f, bool service)
+{
+	struct rai_request *req = f->req;
+	struct rdma_addrinfo_result *res = NULL;
+	struct sockaddr_ib *sib;
+	struct rai_sa_query *q;
+	u8 dgid[16], src[16];
+	bool have_src = f->have_src;
+	u64 sid = f->sid;
+	bool by_id = f->by_id;
+	u16 pkey = 0;
+	void *old;
+	int ret;
+
+	/* Everything needed from @f is read before the query is published. */
+	if (!service) {
+		res = &f->results[f->next];
+		sib = (struct sockaddr_ib *)res->dst_addr;
+		memcpy(dgid, &sib->sib_addr, sizeof(dgid));
+		pkey = be16_to_cpu(sib->sib_pkey);
+	}
+	memcpy(src, f->src_gid, sizeof(src));
+
+	q = rai_sa_query_alloc(rai_sa_flow_done, f, GFP_KERNEL_ACCOUNT);
+	if (!q) {
+		rai_sa_flow_end(f, -ENOMEM);
+		return;
+	}
+	f->q = q;
+	rai_request_get(req);		/* for the start below */
+	rai_sa_query_get(q);		/* the slot's */
+	old = cmpxchg(&req->backend_priv, NULL, q);
+	if (old) {
+		/* Destroyed meanwhile. */
+		rai_sa_query_put(q);
+		rai_sa_query_put(q);
+		rai_sa_flow_end(f, -ECANCELED);
+		goto out;
+	}
+	if (service)
+		ret = rai_sa_start_service(q, req->file->net, req->ibdev_name,
+					   req->port_num, sid, by_id,
+					   req->service, req->service_len);
+	else
+		ret = rai_sa_start_path(q, req->file->net, req->ibdev_name,
+					req->port_num, dgid,
+					have_src ? src : NULL, pkey);
+	if (ret && ret != -ECANCELED) {
+		/* No done will come: take the slot back and end here. */
+		if (cmpxchg(&req->backend_priv, q, NULL) == q)
+			rai_sa_query_put(q);
+		rai_sa_query_put(q);
+		rai_sa_flow_end(f, ret);
+		goto out;
+	}
+	/* -ECANCELED: cancel took it back and ends the flow. */
+	rai_sa_query_put(q);
+out:
+	rai_request_put(req);
+}
+
+static void rai_sa_fill(struct rai_sa_flow *f, struct rdma_addrinfo_result *res,
+			const u8 *rec)
+{
+	struct rai_request *req = f->req;
+	struct sockaddr_ib sib = {};
+	u32 lease;
+
+	res->family = AF_IB;
+	res->port_space = req->port_space ? req->port_space :
+					    RDMA_ADDRINFO_PS_IB;
+	res->qp_type = req->qp_type ? req->qp_type : RDMA_ADDRINFO_QPT_RC;
+	res->origin = RDMA_ADDRINFO_ORIGIN_SA;
+
+	sib.sib_family = AF_IB;
+	memcpy(&sib.sib_pkey, rec + RAI_SA_SR_OFF_PKEY, sizeof(sib.sib_pkey));
+	memcpy(&sib.sib_addr, rec + RAI_SA_SR_OFF_GID, sizeof(sib.sib_addr));
+	memcpy(&sib.sib_sid, rec + RAI_SA_SR_OFF_ID, sizeof(sib.sib_sid));
+	sib.sib_sid_mask = cpu_to_be64(~0ULL);
+	memcpy(res->dst_addr, &sib, sizeof(sib));
+	res->dst_len = sizeof(sib);
+
+	if (f->have_src) {
+		memset(&sib, 0, sizeof(sib));
+		sib.sib_family = AF_IB;
+		sib.sib_pkey = cpu_to_be16(0xffff);
+		memcpy(&sib.sib_addr, f->src_gid, sizeof(sib.sib_addr));
+		memcpy(res->src_addr, &sib, sizeof(sib));
+		res->src_len = sizeof(sib);
+		strscpy(res->ibdev_name, req->ibdev_name,
+			sizeof(res->ibdev_name));
+		res->port_num = req->port_num;
+	} else {
+		res->src_status = -ENODEV;
+	}
+
+	memcpy(res->service_record, rec, RAI_SA_SR_LEN);
+	res->service_record_len = RAI_SA_SR_LEN;
+	lease = (u32)rec[RAI_SA_SR_OFF_LEASE] << 24 |
+		(u32)rec[RAI_SA_SR_OFF_LEASE + 1] << 16 |
+		(u32)rec[RAI_SA_SR_OFF_LEASE + 2] << 8 |
+		rec[RAI_SA_SR_OFF_LEASE + 3];
+	res->ttl = lease;
+}
+
+/* The next result still without a route; copies routes to the same GID. */
+static bool rai_sa_flow_next_route(struct rai_sa_flow *f)
+{
+	u32 i;
+
+	for (; f->next < f->nr; f->next++) {
+		struct rdma_addrinfo_result *res = &f->results[f->next];
+
+		for (i = 0; i < f->next; i++) {
+			struct rdma_addrinfo_result *prev = &f->results[i];
+
+			if (prev->route_len &&
+			    !memcmp(prev->dst_addr, res->dst_addr,
+				    offsetof(struct sockaddr_ib, sib_sid))) {
+				memcpy(res->route, prev->route,
+				       sizeof(res->route));
+				res->route_len = prev->route_len;
+				break;
+			}
+		}
+		if (!res->route_len)
+			return true;
+	}
+	return false;
+}
+
+static void rai_sa_flow_done(void *ctx, int status, const void *records,
+			     unsigned int nrec)
+{
+	struct rai_sa_flow *f = ctx;
+	struct rai_request *req = f->req;
+	bool service = !f->results;
+	const u8 *rec = records;
+	u32 i, n;
+
+	if (cmpxchg(&req->backend_priv, f->q, NULL) != f->q) {
+		/* Destroyed: cancel waits for us, then puts the slot's. */
+		rai_sa_flow_end(f, -ECANCELED);
+		return;
+	}
+	rai_sa_query_put(f->q);		/* the slot's; still ours until we return */
+	f->q = NULL;
+
+	if (service) {
+		if (status) {
+			rai_sa_flow_end(f, status);
+			return;
+		}
+		n = min_t(u32, nrec, max(READ_ONCE(rai_max_results), 1U));
+		f->results = rai_results_alloc(n);
+		if (!f->results) {
+			rai_sa_flow_end(f, -ENOMEM);
+			return;
+		}
+		f->nr = n;
+		for (i = 0; i < n; i++)
+			rai_sa_fill(f, &f->results[i], rec + i * RAI_SA_SR_LEN);
+		if (req->ai_flags & RDMA_ADDRINFO_RAI_NOROUTE) {
+			rai_sa_flow_end(f, 0);
+			return;
+		}
+	} else {
+		struct rdma_addrinfo_result *res = &f->results[f->next];
+
+		if (status == -ENODEV) {
+			rai_sa_flow_end(f, status);
+			return;
+		}
+		/* Without a path the result stays, without a route. */
+		if (!status && nrec) {
+			memcpy(res->route, rec, RAI_SA_PR_LEN);
+			res->route_len = RAI_SA_PR_LEN;
+		}
+		f->next++;
+	}
+	if (!rai_sa_flow_next_route(f)) {
+		rai_sa_flow_end(f, 0);
+		return;
+	}
+	rai_sa_flow_issue(f, false);
+}
+
+static bool rai_sa_parse_sid(const char *s, u32 len, u64 *sid)
+{
+	u32 i = 0;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (i = 2; i < len; i++)
+			if (!isxdigit(s[i]))
+				return false;
+		return !kstrtou64(s + 2, 16, sid);
+	}
+	for (i = 0; i < len; i++)
+		if (!isdigit(s[i]))
+			return false;
+	return len && !kstrtou64(s, 10, sid);
+}
+
+static void rai_sa_backend_start(struct rai_request *req)
+{
+	struct rai_sa_flow *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f) {
+		rai_request_complete(req, -ENOMEM, NULL, 0);
+		return;
+	}
+	rai_request_get(req);
+	f->req = req;
+	f->by_id = rai_sa_parse_sid(req->service, req->service_len, &f->sid);
+	f->have_src = !rai_sa_local_gid(req->file->net, req->ibdev_name,
+					req->port_num, f->src_gid);
+	rai_sa_flow_issue(f, true);
+}
+
+/* Process context, no locks held; may be called twice. */
+static void rai_sa_backend_cancel(struct rai_request *req)
+{
+	struct rai_sa_query *q;
+	struct rai_sa_flow *f;
+
+	q = xchg(&req->backend_priv, RAI_SA_SLOT_CANCELLED);
+	if (!q || q == RAI_SA_SLOT_CANCELLED)
+		return;
+	f = rai_sa_query_ctx(q);
+	/* Waits for a done() that is running; true: none will run. */
+	if (rai_sa_abort(q))
+		rai_sa_flow_end(f, -ECANCELED);
+	rai_sa_query_put(q);		/* the slot's */
+}
+
+static const struct rai_backend_ops rai_sa_backend_ops = {
+	.name = "sa",
+	.feature = RDMA_ADDRINFO_FEATURE_SA,
+	.start = rai_sa_backend_start,
+	.cancel = rai_sa_backend_cancel,
+};
+
+int rai_sa_backend_init(void)
+{
+	int ret = rai_sa_init();
+
+	if (ret)
+		return ret;
+	rai_backend_register_sa(&rai_sa_backend_ops);
+	return 0;
+}
+
+void rai_sa_backend_exit(void)
+{
+	rai_backend_unregister_sa();
+	rai_sa_exit();
+}
