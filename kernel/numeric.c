@@ -129,9 +129,11 @@ int rai_numeric_parse_gid(const char *str, size_t len,
 static int rai_numeric_parse(const struct rai_request *req,
 			     union rai_sockaddr *addr)
 {
+	/* AF_IB with RAI_FAMILY: a GID, or else an IP literal (RoCE) */
 	if ((req->ai_flags & RDMA_ADDRINFO_RAI_FAMILY) &&
-	    req->family == AF_IB)
-		return rai_numeric_parse_gid(req->node, req->node_len, addr);
+	    req->family == AF_IB &&
+	    !rai_numeric_parse_gid(req->node, req->node_len, addr))
+		return 0;
 	return rai_numeric_parse_ip(req->file->net, req->node, req->node_len,
 				    addr);
 }
