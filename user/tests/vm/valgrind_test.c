@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * No leak in the library: rdma-addrinfo under valgrind (definite leaks and
+ * memory errors fail) through its synchronous and asynchronous paths, with
+ * success and failure.  Possible leaks are librdmacm's process-wide state.
+ */
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "vm_test.h"
+
+#define VALGRIND_ERROR 99
+
+FIXTURE(valgrind) {
+	char tool[PATH_MAX + 32];
+};
+
+FIXTURE_SETUP(valgrind)
+{
+	if (system("valgrind --version >/dev/null 2>&1"))
+		SKIP(return, "no valgrind");
+	ASSERT_NE(NULL, rai_build_path(self->tool, sizeof(self->tool),
+				       "bin/rdma-addrinfo"));
+}
+
+FIXTURE_TEARDOWN(valgrind)
+{
+}
+
+/* The tool's exit status under valgrind, VALGRIND_ERROR for its findings. */
+static int run_tool(const char *tool, const char *args)
+{
+	char cmd[PATH_MAX + 512];
+	int status;
+
+	snprintf(cmd, sizeof(cmd),
+		 "valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=%d %s %s >/dev/null",
+		 VALGRIND_ERROR, tool, args);
+	status = system(cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST_F_TIMEOUT(valgrind, sync_resolution_of_every_result, 300)
+{
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, run_tool(self->tool, RAI_ZONE_MULTI " 4791"));
+}
+
+TEST_F_TIMEOUT(valgrind, sync_failure, 300)
+{
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(1, run_tool(self->tool, RAI_ZONE_MISSING));
+}
+
+TEST_F_TIMEOUT(valgrind, async_resolution_through_the_event_channel, 300)
+{
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, run_tool(self->tool, "--async --json " RAI_ZONE_PEER " 4791"));
+}
+
+TEST_F_TIMEOUT(valgrind, async_failure_event, 300)
+{
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(1, run_tool(self->tool, "--async " RAI_ZONE_MISSING));
+}
+
+TEST_F_TIMEOUT(valgrind, passive_and_numeric, 300)
+{
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, run_tool(self->tool, "--passive - 4791"));
+	ASSERT_EQ(0, run_tool(self->tool, "--numeric --family inet 192.168.77.2 4791"));
+}
+
+TEST_HARNESS_MAIN
