@@ -60,14 +60,21 @@ const struct rai_real *rai_real(void)
  * when librdmacm comes first in the link order): without it, ADDRINFO
  * events are never delivered.  Said once on stderr when it is not.
  */
-int rai_wrappers_in_use(void)
+static int rai_wrappers_ok;
+
+static void rai_wrappers_check(void)
 {
-	static int reported;
 	void *fn = dlsym(RTLD_DEFAULT, "rdma_get_cm_event");
 
-	if (fn != (void *)rai_real()->get_cm_event)
-		return 1;
-	if (!__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
+	rai_wrappers_ok = fn != (void *)rai_real()->get_cm_event;
+	if (!rai_wrappers_ok)
 		fprintf(stderr, "librdma_addrinfo: the program calls librdmacm's rdma_get_cm_event(), not this library's: link -lrdma_addrinfo before -lrdmacm, or preload it\n");
-	return 0;
+}
+
+int rai_wrappers_in_use(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, rai_wrappers_check);
+	return rai_wrappers_ok;
 }
