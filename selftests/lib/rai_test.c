@@ -568,7 +568,11 @@ int rai_upcall_counter_install(void)
 		"#!/bin/sh\n"
 		"# rdma_addrinfo selftests: count dns_resolver upcalls.\n"
 		"echo \"$1\" >> " UPCALL_COUNTER "\n"
-		"while [ -e " UPCALL_HOLD " ]; do sleep 0.05; done\n"
+		"# Held while the hold file names a live process (the test).\n"
+		"while { read -r pid < " UPCALL_HOLD "; } 2>/dev/null &&\n"
+		"      kill -0 \"$pid\" 2>/dev/null; do\n"
+		"	sleep 0.05\n"
+		"done\n"
 		"exec /sbin/key.dns_resolver \"$@\"\n";
 	char *conf, *line, *out, *p;
 	size_t outlen;
@@ -646,8 +650,12 @@ long rai_upcall_count(void)
 
 int rai_upcall_hold(bool on)
 {
-	if (on)
-		return write_file(UPCALL_HOLD, "", 0644);
+	char pid[32];
+
+	if (on) {
+		snprintf(pid, sizeof(pid), "%d\n", getpid());
+		return write_file(UPCALL_HOLD, pid, 0644);
+	}
 	if (unlink(UPCALL_HOLD) && errno != ENOENT)
 		return -errno;
 	return 0;

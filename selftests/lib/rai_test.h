@@ -136,7 +136,10 @@ int rai_upcall_counter_install(void);
 void rai_upcall_counter_remove(void);
 /* Number of upcalls since install (lines of the counter file), or -errno. */
 long rai_upcall_count(void);
-/* While held, every upcall waits in the wrapper (after being counted). */
+/*
+ * While held, every upcall waits in the wrapper (after being counted); the
+ * hold ends with the calling process, should it die without releasing it.
+ */
 int rai_upcall_hold(bool on);
 /*
  * How long an upcall may take to start: request-key, a shell and exec over
