@@ -9,6 +9,7 @@
 #if !defined(_RAI_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _RAI_TRACE_H
 
+#include <linux/jiffies.h>
 #include <linux/tracepoint.h>
 
 #include "compat.h"
@@ -41,13 +42,16 @@ TRACE_EVENT(rai_request_complete,
 	    TP_STRUCT__entry(__field(u32, handle)
 			     __field(int, status)
 			     __field(u32, nr)
+			     __field(u32, ms)
 			     __field(bool, recorded)),
 	    TP_fast_assign(__entry->handle = req->handle;
 			   __entry->status = status;
 			   __entry->nr = nr;
+			   __entry->ms = jiffies_to_msecs(jiffies - req->started);
 			   __entry->recorded = recorded;),
-	    TP_printk("handle=%u status=%d results=%u%s", __entry->handle,
-		      __entry->status, __entry->nr,
+	    TP_printk("handle=%u status=%d results=%u after_ms=%u%s",
+		      __entry->handle, __entry->status, __entry->nr,
+		      __entry->ms,
 		      __entry->recorded ? "" : " (dropped: not pending)")
 );
 

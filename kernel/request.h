@@ -90,7 +90,7 @@ struct rai_backend_ops {
  * @backend: who resolves it
  * @work: for backends that resolve in process context
  * @timeout: for backends that bound the time a request may take
- * @started: jiffies at creation (time-outs, statistics)
+ * @started: jiffies at creation (tracing)
  * @node: the node name, NUL-terminated, or NULL
  * @node_len: its length
  * @service: the service string, NUL-terminated, or empty
