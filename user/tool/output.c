@@ -57,6 +57,54 @@ static void tool_format_addr(const struct sockaddr *sa, char *buf, size_t size,
 	}
 }
 
+#define TOOL_GID_SCAN_MAX 256	/* GID table entries looked at per port */
+
+/* The port whose GID table holds @gid. */
+static int tool_ib_port_of_gid(struct ibv_context *ctx, const void *gid,
+			       unsigned int *port)
+{
+	struct ibv_device_attr attr;
+	struct ibv_port_attr pattr;
+	union ibv_gid g;
+	int p, i;
+
+	if (ibv_query_device(ctx, &attr))
+		return 0;
+	for (p = 1; p <= attr.phys_port_cnt; p++) {
+		if (ibv_query_port(ctx, p, &pattr))
+			continue;
+		for (i = 0; i < pattr.gid_tbl_len && i < TOOL_GID_SCAN_MAX; i++)
+			if (!ibv_query_gid(ctx, p, i, &g) &&
+			    !memcmp(&g, gid, sizeof(g))) {
+				*port = p;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/* The RDMA device and port of an AF_IB address: its GID's owner. */
+static void tool_ib_source_device(const struct sockaddr_ib *sib,
+				  struct tool_source_device *dev)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx;
+	int i, found = 0;
+
+	for (i = 0; list && list[i] && !found; i++) {
+		ctx = ibv_open_device(list[i]);
+		if (!ctx)
+			continue;
+		found = tool_ib_port_of_gid(ctx, &sib->sib_addr, &dev->port);
+		if (found)
+			snprintf(dev->name, sizeof(dev->name), "%s",
+				 ibv_get_device_name(list[i]));
+		ibv_close_device(ctx);
+	}
+	if (list)
+		ibv_free_device_list(list);
+}
+
 /* The RDMA device and port an address is on: bind an id to it. */
 static void tool_source_device(const struct sockaddr *src,
 			       struct tool_source_device *dev)
@@ -67,17 +115,18 @@ static void tool_source_device(const struct sockaddr *src,
 
 	dev->name[0] = '\0';
 	dev->port = 0;
+	if (src->sa_family == AF_IB) {
+		tool_ib_source_device((const struct sockaddr_ib *)src, dev);
+		return;
+	}
 	len = src->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
-	      src->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
-	      sizeof(struct sockaddr_ib);
+				       sizeof(struct sockaddr_in6);
 	memset(&addr, 0, sizeof(addr));
 	memcpy(&addr, src, len);
 	if (src->sa_family == AF_INET)
 		((struct sockaddr_in *)&addr)->sin_port = 0;
-	else if (src->sa_family == AF_INET6)
-		((struct sockaddr_in6 *)&addr)->sin6_port = 0;
 	else
-		((struct sockaddr_ib *)&addr)->sib_sid = 0;
+		((struct sockaddr_in6 *)&addr)->sin6_port = 0;
 
 	if (rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP))
 		return;
