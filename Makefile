@@ -60,6 +60,7 @@ user: $(KSFT_HEADERS)
 
 selftests: $(KSFT_HEADERS)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) BUILD=$(BUILD)/selftests
+	$(MAKE) -C selftests/sa BUILD=$(BUILD)/selftests/sa
 
 abi-check:
 	$(MAKE) -C selftests abi-check BUILD=$(BUILD)/selftests

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "main.h"
 #include "request.h"
+#include "sa_backend.h"
 #include "stats.h"
 
 unsigned int rai_max_requests_per_fd = 4096;
@@ -83,11 +84,16 @@ static int __init rai_init(void)
 	ret = rai_dns_init();
 	if (ret)
 		goto err_wq;
-	ret = rai_device_init();
+	ret = rai_sa_backend_init();
 	if (ret)
 		goto err_dns;
+	ret = rai_device_init();
+	if (ret)
+		goto err_sa;
 	return 0;
 
+err_sa:
+	rai_sa_backend_exit();
 err_dns:
 	rai_dns_exit();
 err_wq:
@@ -107,6 +113,7 @@ err_stats:
 static void __exit rai_exit(void)
 {
 	rai_device_exit();
+	rai_sa_backend_exit();
 	rai_dns_exit();
 	destroy_workqueue(rai_wq);
 	rai_request_exit();
