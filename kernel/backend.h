@@ -39,6 +39,7 @@ void rai_result_fill_ip(struct rai_request *req,
 			const struct sockaddr *addr, u32 origin, u32 ttl);
 
 /* Whether @req accepts an IP address of family @family in its results. */
+u16 rai_request_family(const struct rai_request *req);
 bool rai_request_wants(const struct rai_request *req, u16 family);
 
 #endif /* _RAI_BACKEND_H */

@@ -53,6 +53,9 @@
 static struct workqueue_struct *rai_dns_wq;
 static struct semaphore rai_upcall_sem;
 
+/* dns_query() attempts when the key expires under it. */
+#define RAI_DNS_EXPIRED_TRIES	3
+
 static int rai_dns_status(int ret)
 {
 	switch (ret) {
@@ -124,7 +127,7 @@ static void rai_dns_work(struct work_struct *work)
 	char *list = NULL;
 	u64 t0;
 	u32 nr = 0, ttl = 0;
-	int ret;
+	int tries, ret;
 
 	if (rai_request_cancelled(req))
 		goto out;
@@ -146,8 +149,16 @@ static void rai_dns_work(struct work_struct *work)
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
 	t0 = ktime_get_ns();
-	ret = dns_query(req->file->net, NULL, req->node, req->node_len,
-			"list", &list, &expiry, false);
+	/*
+	 * A cached key can expire between the keyring finding it and
+	 * dns_query() checking it; asking again makes a fresh upcall.
+	 */
+	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
+		ret = dns_query(req->file->net, NULL, req->node, req->node_len,
+				"list", &list, &expiry, false);
+		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
+			break;
+	}
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	up(&rai_upcall_sem);

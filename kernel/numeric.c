@@ -168,7 +168,7 @@ static void rai_numeric_no_node(struct rai_request *req)
 		n++;
 	}
 	/* AF_IB without a node: one wildcard (or loopback GID) address. */
-	if (rai_request_wants(req, AF_IB) && n == 2)
+	if (rai_request_family(req) == AF_IB && n == 2)
 		n = 1;
 	n = min(n, READ_ONCE(rai_max_results));
 	if (!n) {

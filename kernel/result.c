@@ -16,7 +16,7 @@
 #define RAI_IB_IP_PORT_MASK	0xffffULL
 
 /* The family results must have: requested, else that of the source. */
-static u16 rai_request_family(const struct rai_request *req)
+u16 rai_request_family(const struct rai_request *req)
 {
 	if (req->family != AF_UNSPEC)
 		return req->family;
