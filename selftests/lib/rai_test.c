@@ -754,8 +754,12 @@ int rai_module_load(const char *params)
 	long long end;
 	int fd, ret;
 
-	snprintf(path, sizeof(path), "%s/rdma_addrinfo.ko",
-		 rai_env("RAI_REPO", "."));
+	/* The runner names the module built for the booted kernel. */
+	if (getenv("RAI_KO") && *getenv("RAI_KO"))
+		snprintf(path, sizeof(path), "%s", getenv("RAI_KO"));
+	else
+		snprintf(path, sizeof(path), "%s/rdma_addrinfo.ko",
+			 rai_env("RAI_REPO", "."));
 	if (!params)
 		params = rai_env("RAI_MODULE_PARAMS", "");
 	fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -17,7 +17,10 @@ static int load_module(int load)
 
 	if (!load)
 		return system("rmmod rdma_addrinfo 2>/dev/null");
-	if (!rai_repo_path(ko, sizeof(ko), "rdma_addrinfo.ko"))
+	/* The runner names the module built for the booted kernel. */
+	if (getenv("RAI_KO") && *getenv("RAI_KO"))
+		snprintf(ko, sizeof(ko), "%s", getenv("RAI_KO"));
+	else if (!rai_repo_path(ko, sizeof(ko), "rdma_addrinfo.ko"))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "insmod '%s' ${RAI_MODULE_PARAMS:-}", ko);
 	return system(cmd);
