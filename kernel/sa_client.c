@@ -1269,7 +1269,7 @@ int rai_sa_init(void)
 	struct dentry *dir;
 	int ret;
 
-	rai_sa_wq = alloc_workqueue("rai_sa", 0, 0);
+	rai_sa_wq = alloc_workqueue("rai_sa", WQ_UNBOUND, 0);
 	if (!rai_sa_wq)
 		return -ENOMEM;
 	ret = ib_register_client(&rai_sa_client);
