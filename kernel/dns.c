@@ -15,8 +15,23 @@
  * its late answer is dropped (it still fills the key cache).  Time spent
  * waiting for a free upcall slot does not count.
  *
- * How key.dns_resolver (keyutils) reports failures, and what we make of
- * them:
+ * Which helper answers: with dns_helper set (the default), names are asked
+ * for as "rai:NAME", which request-key hands to our own helper
+ * (rdma-addrinfo-dns-helper, through /etc/request-key.d/rdma-addrinfo.conf):
+ * it rejects each failure with its own errno, which passes through as the
+ * request's status:
+ *
+ *  -ENXIO      NXDOMAIN
+ *  -ENODATA    the name exists without an A/AAAA record
+ *  -EAGAIN     temporary failure (no server answered, SERVFAIL)
+ *  -EREMOTEIO  permanent failure (REFUSED, FORMERR, NOTIMP)
+ *
+ * Any other failure of a "rai:" key means that our helper is not installed
+ * (request-key found no program, or gave the key to key.dns_resolver,
+ * which does not know the type): the name is asked for again as a plain
+ * dns_resolver key, answered by key.dns_resolver, and the fallback is
+ * counted (dns_fallbacks).  How key.dns_resolver (keyutils) reports
+ * failures, and what we make of them:
  *
  *  - keyutils up to 1.6.3 (Debian 12) rejects the key with the *h_errno*
  *    value NO_DATA (4) for every getaddrinfo() failure: nsError() maps
@@ -27,7 +42,7 @@
  *    (EAI_NONAME), the most likely cause; the others cannot be told apart.
  *  - Later keyutils map h_errno through a table before rejecting:
  *    HOST_NOT_FOUND and NO_DATA become -ENODATA, TRY_AGAIN -EAGAIN,
- *    NO_RECOVERY -ECONNREFUSED.
+ *    NO_RECOVERY -ECONNREFUSED (reported as -EREMOTEIO).
  *  - A helper that failed without instantiating the key, or that is not
  *    configured, leaves a negative key: -ENOKEY.  Expired or revoked keys
  *    give -EKEYEXPIRED/-EKEYREVOKED.
@@ -36,6 +51,7 @@
  *  - dns_query() refuses names shorter than 3 bytes with -EINVAL.
  */
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -55,6 +71,13 @@ static struct semaphore rai_upcall_sem;
 
 /* dns_query() attempts when the key expires under it. */
 #define RAI_DNS_EXPIRED_TRIES	3
+/* Key description prefix that request-key routes to our own helper. */
+#define RAI_DNS_HELPER_TYPE	"rai"
+
+static bool rai_dns_helper = true;
+module_param_named(dns_helper, rai_dns_helper, bool, 0644);
+MODULE_PARM_DESC(dns_helper,
+		 "Ask rdma-addrinfo-dns-helper first (\"rai:NAME\" keys), key.dns_resolver if it is not installed (default Y)");
 
 static int rai_dns_status(int ret)
 {
@@ -70,7 +93,9 @@ static int rai_dns_status(int ret)
 	case -EKEYREJECTED:
 	case -EINVAL:		/* name too short for dns_query() */
 		return -ENXIO;
-	case -ECONNREFUSED:	/* NO_RECOVERY */
+	case -EREMOTEIO:
+	case -ECONNREFUSED:	/* keyutils: NO_RECOVERY */
+		return -EREMOTEIO;
 	case -ENOKEY:		/* no helper, or it failed */
 	case -EKEYEXPIRED:
 	case -EKEYREVOKED:
@@ -117,6 +142,57 @@ static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
 	return 0;
 }
 
+/* Did our own helper answer a "rai:" key with this error? */
+static bool rai_dns_helper_answered(int ret)
+{
+	switch (ret) {
+	case -ENXIO:
+	case -ENODATA:
+	case -EAGAIN:
+	case -EREMOTEIO:
+	case -ENOMEM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int rai_dns_query_type(struct rai_request *req, const char *type,
+			      char **list, time64_t *expiry)
+{
+	int tries, ret = -EKEYEXPIRED;
+
+	/*
+	 * A cached key can expire between the keyring finding it and
+	 * dns_query() checking it; asking again makes a fresh upcall.
+	 */
+	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
+		ret = dns_query(req->file->net, type, req->node, req->node_len,
+				"list", list, expiry, false);
+		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
+			break;
+	}
+	return ret;
+}
+
+/* Our helper first when enabled; key.dns_resolver if it is not there. */
+static int rai_dns_query(struct rai_request *req, char **list,
+			 time64_t *expiry)
+{
+	int ret;
+
+	if (READ_ONCE(rai_dns_helper)) {
+		ret = rai_dns_query_type(req, RAI_DNS_HELPER_TYPE, list,
+					 expiry);
+		if (ret >= 0 || rai_dns_helper_answered(ret))
+			return ret;
+		rai_stat_inc(RAI_STAT_DNS_FALLBACKS);
+		pr_debug("no helper for %s:%s (%d)\n", RAI_DNS_HELPER_TYPE,
+			 req->node, ret);
+	}
+	return rai_dns_query_type(req, NULL, list, expiry);
+}
+
 static void rai_dns_work(struct work_struct *work)
 {
 	struct rai_request *req = container_of(work, struct rai_request, work);
@@ -127,7 +203,7 @@ static void rai_dns_work(struct work_struct *work)
 	char *list = NULL;
 	u64 t0;
 	u32 nr = 0, ttl = 0;
-	int tries, ret;
+	int ret;
 
 	if (rai_request_cancelled(req))
 		goto out;
@@ -149,16 +225,7 @@ static void rai_dns_work(struct work_struct *work)
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
 	t0 = ktime_get_ns();
-	/*
-	 * A cached key can expire between the keyring finding it and
-	 * dns_query() checking it; asking again makes a fresh upcall.
-	 */
-	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
-		ret = dns_query(req->file->net, NULL, req->node, req->node_len,
-				"list", &list, &expiry, false);
-		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
-			break;
-	}
+	ret = rai_dns_query(req, &list, &expiry);
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	up(&rai_upcall_sem);

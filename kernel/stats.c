@@ -25,6 +25,7 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_FAILURES] = "dns_failures",
 	[RAI_STAT_DNS_TIMEOUTS] = "dns_timeouts",
 	[RAI_STAT_DNS_THROTTLED] = "dns_throttled",
+	[RAI_STAT_DNS_FALLBACKS] = "dns_fallbacks",
 	[RAI_STAT_SRC_SELECTED] = "src_selected",
 	[RAI_STAT_SRC_FAILED] = "src_failed",
 };

@@ -19,6 +19,7 @@ enum rai_stat {
 	RAI_STAT_DNS_FAILURES,		/* ... that failed */
 	RAI_STAT_DNS_TIMEOUTS,		/* requests failed by dns_timeout_ms */
 	RAI_STAT_DNS_THROTTLED,		/* waited for a free upcall slot */
+	RAI_STAT_DNS_FALLBACKS,		/* our helper missing: key.dns_resolver */
 	RAI_STAT_SRC_SELECTED,		/* results with a source address */
 	RAI_STAT_SRC_FAILED,		/* results without one */
 	RAI_STAT_MAX

@@ -521,8 +521,11 @@ void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n)
 
 #define RK_CONF		"/etc/request-key.conf"
 #define RK_SAVED	"/run/rai-test-request-key.conf.orig"
+/* Our own helper's entry (selftests/vm/setup-world installs it). */
+#define RK_D_CONF	RAI_HELPER_CONF
+#define RK_D_SAVED	"/run/rai-test-request-key.d.conf.orig"
 #define UPCALL_WRAPPER	"/run/rai-test-upcall-wrapper"
-#define UPCALL_COUNTER	"/run/rai-test-upcalls"
+#define UPCALL_COUNTER	RAI_UPCALL_LOG
 #define UPCALL_HOLD	"/run/rai-test-upcall-hold"
 #define DNS_CMDLINE	"/run/rai-test-dnsmasq.cmdline"
 
@@ -562,20 +565,75 @@ static char *read_file(const char *path)
 	return buf;
 }
 
+/*
+ * Route every dns_resolver line of request-key file @path through the
+ * counting wrapper ("create dns_resolver DESC CALLOUT WRAPPER PROG ARGS"),
+ * keeping the original in @saved.  A missing file is left alone.
+ */
+static int wrap_request_key_file(const char *path, const char *saved)
+{
+	char *conf, *line, *out, *p;
+	char op[32], type[64], desc[128], callout[128];
+	int ret, prog;
+
+	conf = read_file(path);
+	if (!conf)
+		return errno == ENOENT ? 0 : -errno;
+	if (strstr(conf, UPCALL_WRAPPER)) {
+		free(conf);
+		return 0;	/* already installed */
+	}
+	ret = write_file(saved, conf, 0644);
+	if (ret) {
+		free(conf);
+		return ret;
+	}
+	out = malloc(strlen(conf) * 2 + 256);
+	if (!out) {
+		free(conf);
+		return -ENOMEM;
+	}
+	p = out;
+	for (line = strtok(conf, "\n"); line; line = strtok(NULL, "\n")) {
+		prog = 0;
+		if (sscanf(line, " %31s %63s %127s %127s %n", op, type, desc,
+			   callout, &prog) == 4 && prog && !strcmp(op, "create") &&
+		    !strcmp(type, "dns_resolver"))
+			p += sprintf(p, "create dns_resolver %s %s %s %s\n", desc,
+				     callout, UPCALL_WRAPPER, line + prog);
+		else
+			p += sprintf(p, "%s\n", line);
+	}
+	ret = write_file(path, out, 0644);
+	free(out);
+	free(conf);
+	return ret;
+}
+
+static void unwrap_request_key_file(const char *path, const char *saved)
+{
+	char *text = read_file(saved);
+
+	if (!text)
+		return;
+	if (!write_file(path, text, 0644))
+		unlink(saved);
+	free(text);
+}
+
 int rai_upcall_counter_install(void)
 {
 	static const char wrapper[] =
 		"#!/bin/sh\n"
 		"# rdma_addrinfo selftests: count dns_resolver upcalls.\n"
-		"echo \"$1\" >> " UPCALL_COUNTER "\n"
+		"# Arguments: the request-key program and its own arguments.\n"
+		"echo \"$1 $2\" >> " UPCALL_COUNTER "\n"
 		"# Held while the hold file names a live process (the test).\n"
 		"while { read -r pid < " UPCALL_HOLD "; } 2>/dev/null &&\n"
 		"      kill -0 \"$pid\" 2>/dev/null; do\n"
 		"	sleep 0.05\n"
 		"done\n"
-		"exec /sbin/key.dns_resolver \"$@\"\n";
-	char *conf, *line, *out, *p;
-	size_t outlen;
+		"exec \"$@\"\n";
 	int ret;
 
 	ret = write_file(UPCALL_WRAPPER, wrapper, 0755);
@@ -586,51 +644,18 @@ int rai_upcall_counter_install(void)
 		if (ret)
 			return ret;
 	}
-	conf = read_file(RK_CONF);
-	if (!conf)
-		return -errno;
-	if (strstr(conf, UPCALL_WRAPPER)) {
-		free(conf);
-		return 0;	/* already installed */
-	}
-	ret = write_file(RK_SAVED, conf, 0644);
-	if (ret) {
-		free(conf);
-		return ret;
-	}
-	/* Our line first: request-key takes the first match. */
-	outlen = strlen(conf) + 256;
-	out = malloc(outlen);
-	if (!out) {
-		free(conf);
-		return -ENOMEM;
-	}
-	snprintf(out, outlen,
-		 "create dns_resolver * * " UPCALL_WRAPPER " %%k\n");
-	p = out + strlen(out);
-	for (line = strtok(conf, "\n"); line; line = strtok(NULL, "\n")) {
-		const char *s = line + strspn(line, " \t");
-
-		if (!strncmp(s, "create", 6) && strstr(s, "dns_resolver"))
-			continue;
-		p += sprintf(p, "%s\n", line);
-	}
-	ret = write_file(RK_CONF, out, 0644);
-	free(out);
-	free(conf);
+	/* Both key.dns_resolver's line and our own helper's. */
+	ret = wrap_request_key_file(RK_CONF, RK_SAVED);
+	if (!ret)
+		ret = wrap_request_key_file(RK_D_CONF, RK_D_SAVED);
 	return ret;
 }
 
 void rai_upcall_counter_remove(void)
 {
-	char *saved = read_file(RK_SAVED);
-
 	rai_upcall_hold(false);
-	if (!saved)
-		return;
-	if (!write_file(RK_CONF, saved, 0644))
-		unlink(RK_SAVED);
-	free(saved);
+	unwrap_request_key_file(RK_CONF, RK_SAVED);
+	unwrap_request_key_file(RK_D_CONF, RK_D_SAVED);
 }
 
 long rai_upcall_count(void)
@@ -677,7 +702,21 @@ bool rai_dns_helper_ambiguous(char *version, size_t size)
 {
 	char line[256] = "", *p;
 	unsigned int a = 0, b = 0, c = 0;
-	FILE *f = popen("/sbin/key.dns_resolver -V 2>&1", "re");
+	FILE *f;
+
+	/* Our own helper answers the module's keys: every status distinct. */
+	f = fopen("/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper", "re");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (line[0] == 'Y' && !access(RK_D_CONF, F_OK)) {
+		if (version)
+			snprintf(version, size, "rdma-addrinfo-dns-helper");
+		return false;
+	}
+	f = popen("/sbin/key.dns_resolver -V 2>&1", "re");
 
 	if (f) {
 		if (!fgets(line, sizeof(line), f))

@@ -146,13 +146,19 @@ int rai_upcall_hold(bool on);
  * 9p under TCG on a busy host took more than 10 s.
  */
 #define RAI_UPCALL_START_MS	30000
+/* One line per upcall: "PROGRAM KEY-ID". */
+#define RAI_UPCALL_LOG		"/run/rai-test-upcalls"
+/* request-key.d entry of the module's own DNS helper (setup-world). */
+#define RAI_HELPER_CONF		"/etc/request-key.d/rdma-addrinfo.conf"
 /* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
 int rai_upcall_wait_count(long target, int timeout_ms);
 
 /*
  * Does the system's key.dns_resolver (keyutils <= 1.6.3) report every
- * getaddrinfo() failure alike?  Then, per the ABI header, -ENODATA and
- * -EAGAIN arrive as -ENXIO.  *version gets the version text if non-NULL.
+ * getaddrinfo() failure alike, and answer the module's keys because its
+ * own helper (dns_helper, request-key.d) is not in use?  Then, per the ABI
+ * header, -ENODATA and -EAGAIN arrive as -ENXIO.  *version gets the
+ * version text if non-NULL.
  */
 bool rai_dns_helper_ambiguous(char *version, size_t size);
 

@@ -70,9 +70,11 @@
  * Completion statuses (event.status, resolve.status with SYNC) are 0 or a
  * negative errno:
  *  -ENXIO          the name does not exist (NXDOMAIN, no SA record).
- *                  DNS: the resolver helper key.dns_resolver of keyutils
+ *                  DNS: without the module's own helper
+ *                  (rdma-addrinfo-dns-helper), keyutils' key.dns_resolver
  *                  <= 1.6.3 reports every getaddrinfo() failure alike;
- *                  with it, -ENODATA and -EAGAIN are reported as -ENXIO.
+ *                  with it, -ENODATA, -EAGAIN and -EREMOTEIO are reported
+ *                  as -ENXIO.
  *  -ENODATA        the name exists but has no address at all
  *  -EADDRNOTAVAIL  the name has addresses, none of the requested family
  *  -EAFNOSUPPORT   the requested family cannot be served by that backend
@@ -80,7 +82,8 @@
  *  -ETIMEDOUT      the resolver or the SA did not answer in time
  *  -EHOSTUNREACH   (SA) the port has no SA to ask
  *  -EPROTO         (SA) malformed or inconsistent reply
- *  -EREMOTEIO      (SA) the SA answered with an error MAD status
+ *  -EREMOTEIO      the SA answered with an error MAD status; DNS: the
+ *                  server refused the query or failed permanently
  *  -ENODEV         the RDMA device named by the request is gone
  *  -ENOMEM         out of memory
  *  -ECANCELED      never reported: cancelled requests produce no event

@@ -147,6 +147,20 @@ TEST(eai_badflags_ai_flags_contains_invalid_flags)
 		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
 }
 
+/*
+ * The test world's DNS server has no upstream: it refuses names outside its
+ * zone, a permanent failure (the module's helper reports it as such).
+ */
+TEST(eai_fail_name_server_returned_a_permanent_failure)
+{
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	snprintf(name, sizeof(name), "refused-%d.rai-outside.example",
+		 getpid());
+	ASSERT_EQ(EAI_FAIL, rdma_getaddrinfo(name, NULL, NULL, &res));
+}
+
 TEST(eai_family_requested_address_family_not_supported)
 {
 	struct rdma_addrinfo hints = { .ai_family = AF_UNIX };

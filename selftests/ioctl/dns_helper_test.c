@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The module's own DNS helper: "rai:NAME" keys go to
+ * rdma-addrinfo-dns-helper (request-key.d), which reports NXDOMAIN, NODATA
+ * and server failures apart; without it installed, or with the module
+ * parameter dns_helper off, key.dns_resolver answers the plain name.
+ */
+#include <arpa/nameser.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <resolv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+#define HELPER_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper"
+/* Same directory (/etc is a mount of its own), not named *.conf. */
+#define HELPER_CONF_AWAY RAI_HELPER_CONF ".away"
+#define STATS		"/sys/kernel/debug/" RAI_MODULE_NAME "/stats"
+#define HELPER_PROG	"rdma-addrinfo-dns-helper"
+#define KEYUTILS_PROG	"key.dns_resolver"
+
+FIXTURE(helper) {
+	int fd;
+	struct rdma_addrinfo_result *res;
+	__u32 n;
+	__s32 status;
+	bool conf_away;
+	bool param_off;
+	char hosts_line[256];
+};
+
+FIXTURE_SETUP(helper)
+{
+	int ret;
+
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+	ret = rai_upcall_counter_install();
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+}
+
+FIXTURE_TEARDOWN(helper)
+{
+	_metadata->trigger = 0;
+	/* Back in place first: removing the counter restores its content. */
+	if (self->conf_away && rename(HELPER_CONF_AWAY, RAI_HELPER_CONF))
+		TH_LOG("could not put %s back: %s", RAI_HELPER_CONF,
+		       strerror(errno));
+	rai_upcall_counter_remove();
+	if (self->param_off)
+		rai_sh("echo Y > " HELPER_PARAM);
+	if (self->hosts_line[0])
+		rai_sh("grep -vxF '%s' /etc/hosts > /etc/hosts.rai && "
+		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
+		       self->hosts_line);
+	free(self->res);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+#define LOOKUP(node) \
+	ASSERT_EQ(0, rai_lookup_str(self->fd, node, NULL, AF_UNSPEC, 0, \
+				    &self->res, &self->n, &self->status))
+
+/* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
+static long long stat_value(const char *name)
+{
+	char key[64];
+	long long v, found = -1;
+	FILE *f = fopen(STATS, "re");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* Did an upcall after the first @from ones run a program named @prog? */
+static bool upcall_ran(long from, const char *prog)
+{
+	char line[512];
+	bool seen = false;
+	long i = 0;
+	FILE *f = fopen(RAI_UPCALL_LOG, "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (i++ >= from && strstr(line, prog))
+			seen = true;
+	fclose(f);
+	return seen;
+}
+
+/* The server's own answer for @name/@type: 0 with records, else h_errno. */
+static int server_answer(const char *name, int type)
+{
+	unsigned char buf[1024];
+
+	if (res_query(name, ns_c_in, type, buf, sizeof(buf)) >= 0)
+		return 0;
+	return h_errno;
+}
+
+/* The response code the server gives for @name (A), or -1 if none. */
+static int server_rcode(const char *name)
+{
+	unsigned char buf[512] = { 0 };
+	const HEADER *hdr = (const HEADER *)buf;
+
+	if (res_query(name, ns_c_in, ns_t_a, buf, sizeof(buf)) >= 0)
+		return ns_r_noerror;
+	return hdr->qr ? (int)hdr->rcode : -1;
+}
+
+/* A name of our own in /etc/hosts, never looked up before. */
+static const char *hosts_name(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(helper) *self, char *name,
+			      size_t size, const char *tag)
+{
+	static unsigned int seq;
+
+	snprintf(name, size, "%s-%d-%u.rai.example", tag, getpid(), ++seq);
+	snprintf(self->hosts_line, sizeof(self->hosts_line),
+		 "192.0.2.202\t%s", name);
+	EXPECT_EQ(0, rai_sh("printf '%%s\\n' '%s' >> /etc/hosts",
+			    self->hosts_line));
+	return name;
+}
+
+TEST_F(helper, world_routes_rai_keys_to_the_helper)
+{
+	char line[16] = "";
+	FILE *f;
+
+	ASSERT_EQ(0, access(RAI_HELPER_CONF, R_OK))
+		TH_LOG("%s missing: setup-world installs it", RAI_HELPER_CONF);
+	ASSERT_EQ(0, rai_sh("grep -q '^create[[:space:]]*dns_resolver[[:space:]]*rai:\\*' "
+			    RAI_HELPER_CONF));
+	f = fopen(HELPER_PARAM, "re");
+	ASSERT_NE(NULL, f) TH_LOG("the module has no dns_helper parameter");
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	fclose(f);
+	EXPECT_EQ('Y', line[0]) TH_LOG("dns_helper is on by default");
+}
+
+TEST_F(helper, nxdomain_enxio_from_the_helper)
+{
+	char name[128];
+	long c0 = rai_upcall_count();
+
+	LOOKUP(rai_unique_name(name, sizeof(name), "hnx"));
+	EXPECT_EQ(-ENXIO, self->status);
+	EXPECT_EQ(0, self->n);
+	EXPECT_TRUE(upcall_ran(c0, HELPER_PROG))
+		TH_LOG("the helper did not answer rai:%s", name);
+	EXPECT_FALSE(upcall_ran(c0, KEYUTILS_PROG));
+}
+
+TEST_F(helper, name_without_addresses_enodata_not_enxio)
+{
+	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
+
+	ASSERT_EQ(NO_DATA, server_answer(name, ns_t_a))
+		TH_LOG("world: %s needs a TXT record only", name);
+	LOOKUP(name);
+	EXPECT_EQ(-ENODATA, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
+/*
+ * The test world's dnsmasq has no upstream server: names outside its zone
+ * are refused, a permanent failure (-EREMOTEIO, EAI_FAIL), not NXDOMAIN.
+ */
+TEST_F(helper, server_refusal_eremoteio)
+{
+	char name[128];
+	int server;
+
+	snprintf(name, sizeof(name), "refused-%d.rai-outside.example",
+		 getpid());
+	server = server_rcode(name);
+	ASSERT_EQ(ns_r_refused, server)
+		TH_LOG("world: the DNS server answers rcode %d for %s, not REFUSED",
+		       server, name);
+	LOOKUP(name);
+	EXPECT_EQ(-EREMOTEIO, self->status);
+	EXPECT_EQ(0, self->n);
+}
+
+TEST_F(helper, resolved_name_comes_from_the_helper)
+{
+	char name[96];
+	long c0 = rai_upcall_count();
+
+	LOOKUP(hosts_name(_metadata, self, name, sizeof(name), "hok"));
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.202"));
+	EXPECT_TRUE(upcall_ran(c0, HELPER_PROG));
+	EXPECT_FALSE(upcall_ran(c0, KEYUTILS_PROG));
+}
+
+TEST_F(helper, helper_not_installed_falls_back_to_key_dns_resolver)
+{
+	long long f0, f1;
+	char name[96];
+	long c0;
+
+	f0 = stat_value("dns_fallbacks");
+	ASSERT_LE(0, f0) TH_LOG("no dns_fallbacks in " STATS);
+	ASSERT_EQ(0, rename(RAI_HELPER_CONF, HELPER_CONF_AWAY));
+	self->conf_away = true;
+	c0 = rai_upcall_count();
+	LOOKUP(hosts_name(_metadata, self, name, sizeof(name), "hfb"));
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.202"));
+	f1 = stat_value("dns_fallbacks");
+	EXPECT_EQ(f0 + 1, f1);
+	EXPECT_TRUE(upcall_ran(c0, KEYUTILS_PROG));
+	EXPECT_FALSE(upcall_ran(c0, HELPER_PROG));
+}
+
+TEST_F(helper, dns_helper_off_asks_key_dns_resolver_only)
+{
+	long long f0;
+	char name[96];
+	long c0;
+
+	f0 = stat_value("dns_fallbacks");
+	ASSERT_EQ(0, rai_sh("echo N > " HELPER_PARAM));
+	self->param_off = true;
+	c0 = rai_upcall_count();
+	LOOKUP(hosts_name(_metadata, self, name, sizeof(name), "hoff"));
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(f0, stat_value("dns_fallbacks"));
+	EXPECT_EQ(c0 + 1, rai_upcall_count()) TH_LOG("one upcall, no retry");
+	EXPECT_TRUE(upcall_ran(c0, KEYUTILS_PROG));
+	EXPECT_FALSE(upcall_ran(c0, HELPER_PROG));
+}
+
+TEST_HARNESS_MAIN

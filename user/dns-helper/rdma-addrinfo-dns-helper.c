@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma-addrinfo-dns-helper: the request-key program for the dns_resolver
+ * keys of rdma_addrinfo.ko ("rai:NAME").
+ *
+ * The kernel's dns_resolver upcall normally runs keyutils' key.dns_resolver,
+ * which up to keyutils 1.6.3 rejects every failed lookup with the same
+ * error, so the module cannot tell a missing name from a name without
+ * addresses or an unreachable server.  This helper answers the module's
+ * own keys only (request-key.d routes "rai:*" here, everything else keeps
+ * key.dns_resolver) and rejects each failure with its own errno:
+ *
+ *   ENXIO      NXDOMAIN: the name does not exist
+ *   ENODATA    the name exists but has no A/AAAA record
+ *   EAGAIN     temporary failure (no server answered, SERVFAIL)
+ *   EREMOTEIO  permanent failure: every server refused (REFUSED, FORMERR,
+ *              NOTIMP)
+ *   ENOMEM     out of memory
+ *
+ * A resolved name instantiates the key with every address, comma-separated
+ * (key.dns_resolver's "list" format, which the module parses).  Names come
+ * from getaddrinfo(), so /etc/hosts and nsswitch.conf apply as they do for
+ * key.dns_resolver; the DNS status of a failed name comes from res_search().
+ *
+ * Usage (request-key.conf line):
+ *   create dns_resolver rai:* * /usr/sbin/rdma-addrinfo-dns-helper %k
+ */
+#include <arpa/nameser.h>
+#include <errno.h>
+#include <linux/keyctl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <resolv.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#define DESC_PREFIX		"rai:"
+/* Lifetime of a positive answer when no configuration says otherwise. */
+#define DEFAULT_TTL_S		5
+/* Negative answers: a missing name is cached, a flaky server hardly. */
+#define NEGATIVE_TTL_S		5
+#define TEMPORARY_TTL_S		1
+/* key.dns_resolver's configuration; its default_ttl is honoured here too. */
+#define KEYUTILS_CONF		"/etc/keyutils/key.dns_resolver.conf"
+#define PAYLOAD_MAX		4096
+
+static int verbose;
+
+static void say(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (prio == LOG_DEBUG && !verbose)
+		return;
+	va_start(ap, fmt);
+	if (isatty(STDERR_FILENO) || verbose) {
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	} else {
+		vsyslog(prio, fmt, ap);
+	}
+	va_end(ap);
+}
+
+static long keyctl4(int op, unsigned long a, unsigned long b, unsigned long c,
+		    unsigned long d)
+{
+	return syscall(SYS_keyctl, op, a, b, c, d);
+}
+
+/* default_ttl from key.dns_resolver.conf, or DEFAULT_TTL_S. */
+static unsigned int positive_ttl(void)
+{
+	unsigned int ttl = DEFAULT_TTL_S, v;
+	char line[256];
+	FILE *f = fopen(KEYUTILS_CONF, "re");
+
+	if (!f)
+		return ttl;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " default_ttl = %u", &v) == 1 && v > 0)
+			ttl = v;
+	fclose(f);
+	return ttl;
+}
+
+/* The name of key @key: its description is "type;uid;gid;perm;rai:NAME". */
+static int key_name(int32_t key, char *name, size_t size)
+{
+	char desc[512];
+	const char *d;
+	long n;
+
+	n = keyctl4(KEYCTL_DESCRIBE, key, (unsigned long)desc, sizeof(desc), 0);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n > sizeof(desc))
+		return -ENAMETOOLONG;
+	d = strrchr(desc, ';');
+	if (!d || strncmp(d + 1, DESC_PREFIX, strlen(DESC_PREFIX)))
+		return -EINVAL;
+	d += 1 + strlen(DESC_PREFIX);
+	if (!*d || strlen(d) >= size)
+		return -EINVAL;
+	strcpy(name, d);
+	return 0;
+}
+
+/*
+ * The response code of a failed res_search(): glibc folds REFUSED into
+ * TRY_AGAIN, so h_errno alone cannot tell a refusal from a timeout.  The
+ * buffer holds the last response received, if any (zeroed before).
+ */
+static int failed_query_errno(const unsigned char *answer, size_t len)
+{
+	const HEADER *hdr = (const HEADER *)answer;
+
+	if (len < sizeof(*hdr))
+		return EAGAIN;
+	switch (hdr->rcode) {
+	case ns_r_refused:
+	case ns_r_formerr:
+	case ns_r_notimpl:
+		return EREMOTEIO;	/* every server said no: permanent */
+	default:			/* SERVFAIL, or no answer at all */
+		return EAGAIN;
+	}
+}
+
+/*
+ * Why getaddrinfo() found nothing, in DNS terms: NXDOMAIN, NODATA (the
+ * name exists), a refusal, or no usable answer.  One short try per server:
+ * getaddrinfo() has already waited out the resolver's full time-outs.
+ */
+static int dns_status(const char *name)
+{
+	static const int types[] = { ns_t_a, ns_t_aaaa };
+	unsigned char answer[512];
+	int err = ENXIO;
+	unsigned int i;
+
+	if (res_init())
+		return EAGAIN;
+	_res.retry = 1;
+	_res.retrans = 1;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		memset(answer, 0, sizeof(answer));
+		if (res_search(name, ns_c_in, types[i], answer,
+			       sizeof(answer)) >= 0)
+			return ENODATA;	/* records, none usable */
+		switch (h_errno) {
+		case NO_DATA:
+			err = ENODATA;
+			break;
+		case TRY_AGAIN:
+			return failed_query_errno(answer, sizeof(answer));
+		case NO_RECOVERY:
+			return EREMOTEIO;
+		default:	/* HOST_NOT_FOUND, NETDB_INTERNAL */
+			break;
+		}
+	}
+	return err;
+}
+
+/* errno for a failed getaddrinfo() of @name. */
+static int lookup_errno(const char *name, int eai)
+{
+	switch (eai) {
+	case EAI_NONAME:
+#ifdef EAI_NODATA
+	case EAI_NODATA:
+#endif
+#ifdef EAI_ADDRFAMILY
+	case EAI_ADDRFAMILY:
+#endif
+	case EAI_AGAIN:		/* a timeout, or a refusal glibc calls one */
+		return dns_status(name);
+	case EAI_FAIL:
+		return EREMOTEIO;
+	case EAI_MEMORY:
+		return ENOMEM;
+	default:	/* EAI_SYSTEM, ... */
+		return EAGAIN;
+	}
+}
+
+/* Is @host one of the comma-separated entries of @list? */
+static int list_has(const char *list, const char *host)
+{
+	size_t n = strlen(host);
+	const char *p = list, *e;
+
+	while (*p) {
+		e = strchrnul(p, ',');
+		if ((size_t)(e - p) == n && !strncmp(p, host, n))
+			return 1;
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+/* Write each distinct address of @ai to @buf as "a,b,c"; its length. */
+static int format_list(const struct addrinfo *ai, char *buf, size_t size)
+{
+	char host[NI_MAXHOST];
+	size_t len = 0, n;
+
+	buf[0] = '\0';
+	for (; ai; ai = ai->ai_next) {
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+			continue;
+		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof(host),
+				NULL, 0, NI_NUMERICHOST))
+			continue;
+		if (list_has(buf, host))
+			continue;
+		n = strlen(host);
+		if (len + !!len + n + 1 > size)
+			break;	/* the rest does not fit in one key */
+		if (len)
+			buf[len++] = ',';
+		memcpy(buf + len, host, n + 1);
+		len += n;
+	}
+	return len ? (int)len : -ENODATA;
+}
+
+static int resolve(const char *name, char *payload, size_t size)
+{
+	struct addrinfo hints = {
+		.ai_family = AF_UNSPEC,
+		.ai_socktype = SOCK_STREAM,
+	};
+	struct addrinfo *res;
+	int eai, len;
+
+	eai = getaddrinfo(name, NULL, &hints, &res);
+	if (eai) {
+		say(LOG_DEBUG, "%s: %s", name, gai_strerror(eai));
+		return -lookup_errno(name, eai);
+	}
+	len = format_list(res, payload, size);
+	freeaddrinfo(res);
+	return len;
+}
+
+static int answer(int32_t key, const char *name)
+{
+	char payload[PAYLOAD_MAX];
+	unsigned int ttl;
+	int len;
+
+	len = resolve(name, payload, sizeof(payload));
+	if (len < 0) {
+		ttl = len == -EAGAIN || len == -ENOMEM ? TEMPORARY_TTL_S :
+							 NEGATIVE_TTL_S;
+		say(LOG_DEBUG, "%s: reject %s for %u s", name, strerror(-len),
+		    ttl);
+		if (keyctl4(KEYCTL_REJECT, key, ttl, -len, 0) < 0)
+			return -errno;
+		return 0;
+	}
+	say(LOG_DEBUG, "%s: %s", name, payload);
+	/* The timeout first: the key is ours to change until instantiated. */
+	if (keyctl4(KEYCTL_SET_TIMEOUT, key, positive_ttl(), 0, 0) < 0)
+		return -errno;
+	/* The payload is a string; dns_resolver wants its NUL too. */
+	if (keyctl4(KEYCTL_INSTANTIATE, key, (unsigned long)payload, len + 1,
+		    0) < 0)
+		return -errno;
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: rdma-addrinfo-dns-helper [-v] KEY\n"
+	      "       rdma-addrinfo-dns-helper -n NAME   (test: resolve, print)\n"
+	      "request-key program for rdma_addrinfo's dns_resolver keys"
+	      " (rai:NAME)\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	char name[NS_MAXDNAME], payload[PAYLOAD_MAX];
+	int32_t key;
+	char *end;
+	int opt, ret;
+
+	openlog("rdma-addrinfo-dns-helper", LOG_PID, LOG_DAEMON);
+	while ((opt = getopt(argc, argv, "vn:h")) != -1) {
+		switch (opt) {
+		case 'v':
+			verbose = 1;
+			break;
+		case 'n':	/* resolve without a key: for people and tests */
+			ret = resolve(optarg, payload, sizeof(payload));
+			if (ret < 0) {
+				printf("error %s\n", strerror(-ret));
+				return 2;
+			}
+			printf("%s\n", payload);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 1;
+	}
+	errno = 0;
+	key = strtol(argv[optind], &end, 0);
+	if (errno || *end || key <= 0) {
+		say(LOG_ERR, "bad key id '%s'", argv[optind]);
+		return 1;
+	}
+	/* request-key hands us the authority to instantiate the key. */
+	if (keyctl4(KEYCTL_ASSUME_AUTHORITY, key, 0, 0, 0) < 0) {
+		say(LOG_ERR, "key %d: cannot assume authority: %m", key);
+		return 1;
+	}
+	ret = key_name(key, name, sizeof(name));
+	if (!ret)
+		ret = answer(key, name);
+	else
+		keyctl4(KEYCTL_REJECT, key, TEMPORARY_TTL_S, -ret, 0);
+	if (ret) {
+		say(LOG_ERR, "key %d: %s", key, strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
