@@ -2,9 +2,10 @@
 /*
  * The wrapped librdmacm calls.  Event merging: rdma_get_cm_event() returns
  * the module's ADDRINFO events of a channel together with ucma's;
- * rdma_ack_cm_event() frees the ones made here.  Lifecycle: ids created
- * without a channel are remembered as synchronous; destroying an id or a
- * channel cancels its requests first.
+ * rdma_ack_cm_event() frees the ones made here; the wake-ups of wake.c are
+ * swallowed and replaced by the event they stand for.  Lifecycle: ids
+ * created without a channel are remembered as synchronous; destroying an
+ * id or a channel cancels its requests first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "export.h"
 #include "real.h"
 #include "registry.h"
+#include "wake.h"
 
 /* Turn a module event into the id's rdma_cm event (registry locked). */
 static struct rai_event *rai_complete(struct rai_channel *ch,
@@ -35,6 +37,8 @@ static struct rai_event *rai_complete(struct rai_channel *ch,
 		status = -errno;
 	rai_destroy_request(ch->fd, kev->handle);
 	st->handle = 0;
+	st->kev_read = 0;
+	st->wake_seq = 0;
 	st->completed = 1;
 	st->status = status;
 
@@ -59,12 +63,24 @@ static int rai_take_event(struct rdma_event_channel *channel,
 	struct rdma_addrinfo_event kev;
 	struct rai_channel *ch;
 	struct rai_event *ev;
+	struct rai_id *st;
 	ssize_t n;
 	int ret = 0;
 
 	pthread_mutex_lock(&rai_registry_lock);
 	ch = rai_channel_find(channel);
 	*fd = ch ? ch->fd : -1;
+	/* Read ahead, but its wake-up could not be posted. */
+	st = ch ? rai_id_find_read_ahead(ch) : NULL;
+	if (st) {
+		kev = st->kev;
+		ev = rai_complete(ch, &kev);
+		if (ev) {
+			*out = &ev->event;
+			ret = 1;
+		}
+		ch = NULL;
+	}
 	while (ch) {
 		n = read(ch->fd, &kev, sizeof(kev));
 		if (n < 0) {
@@ -89,21 +105,71 @@ static int rai_take_event(struct rdma_event_channel *channel,
 	return ret;
 }
 
+/*
+ * @wake, one of ours, came out of channel->fd: the event read ahead that
+ * it stands for, unless its id was destroyed meanwhile.
+ */
+static struct rai_event *rai_wake_event(const struct rdma_cm_event *wake)
+{
+	struct rdma_addrinfo_event kev;
+	struct rai_event *ev = NULL;
+	struct rai_id *st;
+
+	pthread_mutex_lock(&rai_registry_lock);
+	st = rai_id_find(wake->id);
+	if (st && st->ch && st->kev_read && st->wake_seq == wake->status) {
+		kev = st->kev;
+		ev = rai_complete(st->ch, &kev);
+	}
+	pthread_mutex_unlock(&rai_registry_lock);
+	return ev;
+}
+
+/* An event of channel->fd, wake-ups replaced by their events. */
+static int rai_get_ucma_event(struct rdma_event_channel *channel,
+			      struct rdma_cm_event **event, int *swallowed)
+{
+	struct rai_event *ev;
+
+	*swallowed = 0;
+	if (rai_real()->get_cm_event(channel, event))
+		return -1;
+	if (!rai_wake_is_ours(*event))
+		return 0;
+	ev = rai_wake_event(*event);
+	/* Acknowledged at once: rdma_destroy_id() waits for that. */
+	rai_real()->ack_cm_event(*event);
+	if (ev) {
+		*event = &ev->event;
+		return 0;
+	}
+	*swallowed = 1;
+	return 0;
+}
+
 int rai_get_event(struct rdma_event_channel *channel,
 		  struct rdma_cm_event **event)
 {
 	struct pollfd pfd[2];
-	int fd, nonblock, ret;
+	int fd, nonblock, ret, swallowed;
 
 	if (!channel || !event)
 		return rai_real()->get_cm_event(channel, event);
 
 	for (;;) {
 		ret = rai_take_event(channel, event, &fd);
-		if (fd < 0)
-			return rai_real()->get_cm_event(channel, event);
 		if (ret)
 			return ret > 0 ? 0 : -1;
+		if (fd < 0) {
+			/*
+			 * A channel not used here yet: only ucma's events,
+			 * and the wake-up of another thread's first request.
+			 */
+			ret = rai_get_ucma_event(channel, event, &swallowed);
+			if (ret || !swallowed)
+				return ret;
+			continue;
+		}
 
 		nonblock = fcntl(channel->fd, F_GETFL) & O_NONBLOCK;
 		pfd[0].fd = channel->fd;
@@ -113,8 +179,12 @@ int rai_get_event(struct rdma_event_channel *channel,
 		ret = poll(pfd, 2, nonblock ? 0 : -1);
 		if (ret < 0)
 			return -1;
-		if (pfd[0].revents)
-			return rai_real()->get_cm_event(channel, event);
+		if (pfd[0].revents) {
+			ret = rai_get_ucma_event(channel, event, &swallowed);
+			if (ret || !swallowed)
+				return ret;
+			continue;
+		}
 		if (!ret) {
 			errno = EAGAIN;
 			return -1;
@@ -165,8 +235,10 @@ RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 
 RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 {
+	/* rdma_ucm drops the id's queued wake-up with it. */
 	pthread_mutex_lock(&rai_registry_lock);
 	rai_id_forget(id);
+	rai_wake_kick();
 	pthread_mutex_unlock(&rai_registry_lock);
 	return rai_real()->destroy_id(id);
 }
@@ -175,6 +247,7 @@ RAI_EXPORT void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 {
 	pthread_mutex_lock(&rai_registry_lock);
 	rai_channel_forget(channel);
+	rai_wake_kick();	/* the watcher holds on to the closed fd */
 	pthread_mutex_unlock(&rai_registry_lock);
 	rai_real()->destroy_event_channel(channel);
 }

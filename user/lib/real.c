@@ -13,11 +13,13 @@
 
 #define RAI_LIBRDMACM	"librdmacm.so.1"
 #define RAI_RDMACM_VER	"RDMACM_1.0"
+#define RAI_RDMACM_1_4	"RDMACM_1.4"
 
 static struct rai_real rai_real_fns;
 static pthread_once_t rai_real_once = PTHREAD_ONCE_INIT;
 
-static void *rai_lookup(const char *name)
+/* @name of librdmacm, version @ver, or NULL when it has none. */
+static void *rai_lookup_optional(const char *name, const char *ver)
 {
 	static void *librdmacm;
 	void *fn = dlsym(RTLD_NEXT, name);
@@ -28,8 +30,13 @@ static void *rai_lookup(const char *name)
 		librdmacm = dlopen(RAI_LIBRDMACM, RTLD_LAZY | RTLD_NOLOAD);
 	if (!librdmacm)
 		librdmacm = dlopen(RAI_LIBRDMACM, RTLD_LAZY);
-	if (librdmacm)
-		fn = dlvsym(librdmacm, name, RAI_RDMACM_VER);
+	return librdmacm ? dlvsym(librdmacm, name, ver) : NULL;
+}
+
+static void *rai_lookup(const char *name)
+{
+	void *fn = rai_lookup_optional(name, RAI_RDMACM_VER);
+
 	if (!fn) {
 		fprintf(stderr, "librdma_addrinfo: %s not found in %s\n", name,
 			RAI_LIBRDMACM);
@@ -47,6 +54,8 @@ static void rai_real_init(void)
 	rai_real_fns.destroy_event_channel =
 		rai_lookup("rdma_destroy_event_channel");
 	rai_real_fns.getaddrinfo = rai_lookup("rdma_getaddrinfo");
+	rai_real_fns.write_cm_event =
+		rai_lookup_optional("rdma_write_cm_event", RAI_RDMACM_1_4);
 }
 
 const struct rai_real *rai_real(void)

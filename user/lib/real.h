@@ -2,6 +2,7 @@
 #ifndef _RAI_REAL_H
 #define _RAI_REAL_H
 
+#include <stdint.h>
 #include <rdma/rdma_cma.h>
 
 /* librdmacm's own implementations of the calls this library wraps. */
@@ -17,6 +18,10 @@ struct rai_real {
 	int (*getaddrinfo)(const char *node, const char *service,
 			   const struct rdma_addrinfo *hints,
 			   struct rdma_addrinfo **res);
+	/* librdmacm 57+ (RDMACM_1.4) only; NULL with older ones. */
+	int (*write_cm_event)(struct rdma_cm_id *id,
+			      enum rdma_cm_event_type event, int status,
+			      uint64_t arg);
 };
 
 const struct rai_real *rai_real(void);

@@ -28,6 +28,36 @@ struct rai_channel *rai_channel_find(struct rdma_event_channel *channel)
 	return NULL;
 }
 
+struct rai_channel *rai_channel_find_fd(int fd)
+{
+	struct rai_channel *ch;
+
+	for (ch = rai_channels; ch; ch = ch->next)
+		if (ch->fd == fd)
+			return ch;
+	return NULL;
+}
+
+/* Whether an asynchronous request of @ch has its event still unread. */
+static int rai_channel_awaits_event(struct rai_channel *ch)
+{
+	struct rai_id *st;
+
+	for (st = rai_ids; st; st = st->next)
+		if (st->ch == ch && st->handle && !st->kev_read && !st->sync)
+			return 1;
+	return 0;
+}
+
+/* The next channel after @ch (the first if NULL) that awaits an event. */
+struct rai_channel *rai_channel_next_watched(struct rai_channel *ch)
+{
+	for (ch = ch ? ch->next : rai_channels; ch; ch = ch->next)
+		if (rai_channel_awaits_event(ch))
+			return ch;
+	return NULL;
+}
+
 /* The channel's state, opening its module fd on first use. */
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel)
 {
@@ -105,6 +135,17 @@ struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,
 	for (st = rai_ids; st; st = st->next)
 		if (st->ch == ch && (uintptr_t)st->id == context &&
 		    st->handle == handle)
+			return st;
+	return NULL;
+}
+
+/* An id of @ch whose event was read ahead but no wake-up is queued for. */
+struct rai_id *rai_id_find_read_ahead(struct rai_channel *ch)
+{
+	struct rai_id *st;
+
+	for (st = rai_ids; st; st = st->next)
+		if (st->ch == ch && st->kev_read && !st->wake_seq)
 			return st;
 	return NULL;
 }

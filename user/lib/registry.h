@@ -30,6 +30,10 @@ struct rai_id {
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */
 	int sync;			/* created without a channel */
+	/* Its module event, read ahead by the wake-up watcher (wake.c). */
+	struct rdma_addrinfo_event kev;
+	int kev_read;
+	int wake_seq;			/* its wake-up is queued; 0: none */
 	struct rai_id *next;
 };
 
@@ -37,12 +41,15 @@ struct rai_id {
 extern pthread_mutex_t rai_registry_lock;
 
 struct rai_channel *rai_channel_find(struct rdma_event_channel *channel);
+struct rai_channel *rai_channel_find_fd(int fd);
+struct rai_channel *rai_channel_next_watched(struct rai_channel *ch);
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel);
 void rai_channel_forget(struct rdma_event_channel *channel);
 
 struct rai_id *rai_id_find(struct rdma_cm_id *id);
 struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,
 				   __u32 handle);
+struct rai_id *rai_id_find_read_ahead(struct rai_channel *ch);
 struct rai_id *rai_id_get(struct rdma_cm_id *id, struct rai_channel *ch);
 int rai_id_mark_sync(struct rdma_cm_id *id);
 void rai_id_clear_results(struct rai_id *st);

@@ -2,7 +2,8 @@
 /*
  * rdma_resolve_addrinfo() and rdma_query_addrinfo(): asynchronous requests
  * on the module fd of the id's event channel, with the id's binding as the
- * source; and rdma_addrinfo_channel_fd() for poll loops.
+ * source; and rdma_addrinfo_channel_fd() for poll loops that cannot rely
+ * on the wake-ups of wake.c.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include "registry.h"
 #include "request.h"
 #include "status.h"
+#include "wake.h"
 
 /* The id's binding: its local address, RDMA device and port. */
 static void rai_request_bind_to_id(struct rai_request *req,
@@ -93,6 +95,8 @@ static int rai_start(struct rdma_cm_id *id, struct rai_request *req,
 		return -1;
 	st->handle = req->cmd.handle;
 	*sync = st->sync;
+	if (!st->sync)
+		rai_wake_watch();	/* for pollers of channel->fd */
 	return 0;
 }
 

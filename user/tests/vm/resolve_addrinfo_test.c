@@ -269,18 +269,25 @@ TEST_F(channel, destroying_the_channel_in_flight_is_clean)
 	self->ch = NULL;
 }
 
+/*
+ * Where the library wakes channel->fd (rdma_write_cm_event on 6.18+), the
+ * event is read ahead from the module's descriptor and channel->fd
+ * signals it instead: a loop polling both sees one of them readable.
+ */
 TEST_F(channel, channel_fd_is_readable_when_an_event_is_queued)
 {
-	struct pollfd pfd;
 	int fd = rdma_addrinfo_channel_fd(self->ch);
+	struct pollfd pfd[2];
+	const char *why;
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(fd, rdma_addrinfo_channel_fd(self->ch));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
 					   NULL));
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	pfd[0].fd = fd;
+	pfd[1].fd = self->ch->fd;
+	pfd[0].events = pfd[1].events = POLLIN;
+	ASSERT_LE(1, poll(pfd, rai_wake_expected(&why) ? 2 : 1, 10000));
 	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 0));
 }
 

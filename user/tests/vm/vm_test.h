@@ -13,6 +13,7 @@
 #define _RAI_VM_TEST_H
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -195,6 +196,53 @@ static inline int rai_wait_event(struct rdma_event_channel *ch,
 		return -1;
 	}
 	return rdma_get_cm_event(ch, ev);
+}
+
+/* RDMA_CM_EVENT_USER of rdma-core 57+ (librdmacm 44's header lacks it). */
+#define RAI_TEST_CM_EVENT_USER	((enum rdma_cm_event_type)18)
+
+typedef int (*rai_write_cm_event_fn)(struct rdma_cm_id *id,
+				     enum rdma_cm_event_type event,
+				     int status, unsigned long long arg);
+
+/* librdmacm's rdma_write_cm_event() (rdma-core 57+), or NULL. */
+static inline rai_write_cm_event_fn rai_write_cm_event(void)
+{
+	return (rai_write_cm_event_fn)dlsym(RTLD_DEFAULT,
+					    "rdma_write_cm_event");
+}
+
+/*
+ * Whether the library can wake pollers of channel->fd: librdmacm has
+ * rdma_write_cm_event() and the kernel's rdma_ucm takes it (6.18+), tried
+ * on a channel of its own.  Return: 1, or 0 with the reason in *@why.
+ */
+static inline int rai_wake_expected(const char **why)
+{
+	rai_write_cm_event_fn wr = rai_write_cm_event();
+	struct rdma_event_channel *ch;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	int ok = 0;
+
+	*why = "librdmacm has no rdma_write_cm_event (rdma-core < 57)";
+	if (!wr)
+		return 0;
+	*why = "no rdma_cm channel or id";
+	ch = rdma_create_event_channel();
+	if (!ch)
+		return 0;
+	if (!rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
+		*why = "rdma_ucm rejects WRITE_CM_EVENT (kernel < 6.18)";
+		if (!wr(id, RAI_TEST_CM_EVENT_USER, 0, 0) &&
+		    !rdma_get_cm_event(ch, &ev)) {
+			ok = ev->event == RAI_TEST_CM_EVENT_USER;
+			rdma_ack_cm_event(ev);
+		}
+		rdma_destroy_id(id);
+	}
+	rdma_destroy_event_channel(ch);
+	return ok;
 }
 
 #endif /* _RAI_VM_TEST_H */
