@@ -11,6 +11,7 @@
  * check, run in a forky root with rdma-core 65), which makes it a failure.
  */
 #include <fcntl.h>
+#include <pthread.h>
 
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -185,7 +186,8 @@ TEST_F(wake, applications_own_user_events_still_arrive)
 }
 
 /* rdma_destroy_id() waits for the id's acknowledged events: not ours. */
-TEST_F_TIMEOUT(wake, destroying_the_id_with_a_wake_up_queued_does_not_hang, 60)
+TEST_F_TIMEOUT(wake, destroying_id_and_channel_with_a_wake_up_queued_is_clean,
+	       60)
 {
 	RAI_RETURN_IF_SKIPPED();
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
@@ -195,6 +197,8 @@ TEST_F_TIMEOUT(wake, destroying_the_id_with_a_wake_up_queued_does_not_hang, 60)
 	self->id = NULL;
 	/* The queued wake-up went with the id. */
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
+	rdma_destroy_event_channel(self->ch);
+	self->ch = NULL;
 }
 
 TEST_F_TIMEOUT(wake, other_ids_events_survive_a_destroyed_ids_wake_up, 60)
@@ -212,18 +216,6 @@ TEST_F_TIMEOUT(wake, other_ids_events_survive_a_destroyed_ids_wake_up, 60)
 	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
 			self->id, 0);
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
-}
-
-TEST_F_TIMEOUT(wake, destroying_the_channel_with_a_wake_up_queued_is_clean, 60)
-{
-	RAI_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
-					   NULL));
-	ASSERT_EQ(1, channel_fd_readable(self->ch, 20000));
-	EXPECT_EQ(0, rdma_destroy_id(self->id));
-	self->id = NULL;
-	rdma_destroy_event_channel(self->ch);
-	self->ch = NULL;
 }
 
 TEST_F(wake, nonblocking_channel_fd_alone_then_eagain)
@@ -253,6 +245,37 @@ TEST_F(wake, blocking_get_cm_event_without_poll_returns_it)
 	ASSERT_EQ(0, rdma_get_cm_event(self->ch, &ev));
 	expect_addrinfo(_metadata, ev, self->id, 0);
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
+}
+
+struct blocked_get {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_event *ev;
+	int ret;
+};
+
+static void *get_one_event(void *arg)
+{
+	struct blocked_get *g = arg;
+
+	g->ret = rdma_get_cm_event(g->ch, &g->ev);
+	return NULL;
+}
+
+/* It waits in librdmacm's own rdma_get_cm_event(): the wake-up reaches it. */
+TEST_F_TIMEOUT(wake, thread_blocked_before_the_channels_first_request_gets_it,
+	       60)
+{
+	struct blocked_get g = { .ch = self->ch, .ret = -1 };
+	pthread_t thread;
+
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, pthread_create(&thread, NULL, get_one_event, &g));
+	usleep(300000);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
+					   NULL));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, g.ret);
+	expect_addrinfo(_metadata, g.ev, self->id, 1);
 }
 
 TEST_HARNESS_MAIN
