@@ -49,13 +49,26 @@ static int rai_channel_awaits_event(struct rai_channel *ch)
 	return 0;
 }
 
-/* The next channel after @ch (the first if NULL) that awaits an event. */
+/*
+ * The next channel after @ch (the first if NULL) that awaits an event.
+ * Not one inherited through fork(): its events belong to the parent,
+ * which reads the same open file.
+ */
 struct rai_channel *rai_channel_next_watched(struct rai_channel *ch)
 {
 	for (ch = ch ? ch->next : rai_channels; ch; ch = ch->next)
-		if (rai_channel_awaits_event(ch))
+		if (!ch->inherited && rai_channel_awaits_event(ch))
 			return ch;
 	return NULL;
+}
+
+/* In the child of a fork(): every channel known so far is the parent's. */
+void rai_channels_mark_inherited(void)
+{
+	struct rai_channel *ch;
+
+	for (ch = rai_channels; ch; ch = ch->next)
+		ch->inherited = 1;
 }
 
 /* The channel's state, opening its module fd on first use. */

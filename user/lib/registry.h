@@ -16,6 +16,7 @@ struct rai_event {
 struct rai_channel {
 	struct rdma_event_channel *channel;
 	int fd;
+	int inherited;			/* from the parent of a fork() */
 	struct rai_channel *next;
 };
 
@@ -45,6 +46,7 @@ struct rai_channel *rai_channel_find_fd(int fd);
 struct rai_channel *rai_channel_next_watched(struct rai_channel *ch);
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel);
 void rai_channel_forget(struct rdma_event_channel *channel);
+void rai_channels_mark_inherited(void);
 
 struct rai_id *rai_id_find(struct rdma_cm_id *id);
 struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,

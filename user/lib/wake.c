@@ -80,7 +80,10 @@ static int rai_wake_probe(void)
 	return ok;
 }
 
-/* fork(): the child has no watcher, whatever the parent had. */
+/*
+ * fork(): the child has no watcher, whatever the parent had, and leaves
+ * the parent's channels (the same open files) to the parent.
+ */
 static void rai_wake_prepare(void)
 {
 	pthread_mutex_lock(&rai_registry_lock);
@@ -95,6 +98,7 @@ static void rai_wake_child(void)
 {
 	rai_watcher_running = 0;
 	rai_watcher_joinable = 0;
+	rai_channels_mark_inherited();
 	if (rai_kick_fd >= 0) {
 		/* The parent's watcher listens on the inherited one. */
 		close(rai_kick_fd);

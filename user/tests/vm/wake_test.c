@@ -12,6 +12,7 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -276,6 +277,57 @@ TEST_F_TIMEOUT(wake, thread_blocked_before_the_channels_first_request_gets_it,
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	ASSERT_EQ(0, g.ret);
 	expect_addrinfo(_metadata, g.ev, self->id, 1);
+}
+
+/*
+ * The child's own request, polled on its channel->fd alone: 0 if it came.
+ * A name that takes a full upcall, so that it is still in flight when the
+ * parent's event arrives.
+ */
+static int child_resolves_on_its_own_channel(void)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	char name[96];
+	int ok;
+
+	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) ||
+	    rdma_resolve_addrinfo(id, rai_fresh_missing_name(name, sizeof(name)),
+				  NULL, NULL))
+		return 1;
+	ok = channel_fd_readable(ch, 20000) && !rdma_get_cm_event(ch, &ev) &&
+	     ev->id == id && ev->event == RDMA_CM_EVENT_ADDRINFO_ERROR;
+	if (ok)
+		rdma_ack_cm_event(ev);
+	rdma_destroy_id(id);
+	rdma_destroy_event_channel(ch);
+	return !ok;
+}
+
+/*
+ * fork() with the watcher running: no deadlock in the child, which gets
+ * its own events, and the parent's event stays the parent's.
+ */
+TEST_F_TIMEOUT(wake, fork_with_a_request_in_flight, 90)
+{
+	char name[96];
+	int status;
+	pid_t pid;
+
+	RAI_RETURN_IF_SKIPPED();
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(child_resolves_on_its_own_channel());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
+			self->id, 0);
+	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
 }
 
 TEST_HARNESS_MAIN
