@@ -73,7 +73,10 @@ static pid_t start_server(void)
 	return pid;
 }
 
-/* Cut the process off from user-space name resolution. */
+/*
+ * Cut the process off from user-space name resolution.  (The kernel ignores
+ * the file system type of these mounts; valgrind wants a string there.)
+ */
 static int isolate_resolver(void)
 {
 	const char *conf = "/run/rai-dead-resolv.conf";
@@ -81,7 +84,7 @@ static int isolate_resolver(void)
 	int fd;
 
 	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	    mount(NULL, "/", "none", MS_REC | MS_PRIVATE, NULL))
 		return -1;
 	fd = open(conf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || dprintf(fd, "nameserver 127.0.0.9\noptions timeout:1 attempts:1\n") < 0)
@@ -91,9 +94,9 @@ static int isolate_resolver(void)
 	if (fd < 0)
 		return -1;
 	close(fd);
-	if (mount(conf, "/etc/resolv.conf", NULL, MS_BIND, NULL))
+	if (mount(conf, "/etc/resolv.conf", "none", MS_BIND, NULL))
 		return -1;
-	return mount(hosts, "/etc/hosts", NULL, MS_BIND, NULL);
+	return mount(hosts, "/etc/hosts", "none", MS_BIND, NULL);
 }
 
 /* Run rdma_client against @name, resolver cut off; exit status or -1. */
