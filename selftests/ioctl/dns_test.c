@@ -37,11 +37,6 @@ FIXTURE_SETUP(dns)
 
 FIXTURE_TEARDOWN(dns)
 {
-	char why[128];
-	__u32 i;
-
-	/* An ASSERT that ended the test leaves the harness's trigger set. */
-	_metadata->trigger = 0;
 	if (self->dns_stopped) {
 		int ret = rai_dns_start();
 
@@ -53,22 +48,8 @@ FIXTURE_TEARDOWN(dns)
 		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
 		       self->hosts_line);
 	rai_upcall_counter_remove();
-	if (self->res && self->n)
-		rai_dump_results(self->res, self->n);
-	for (i = 0; self->res && i < self->n; i++) {
-		const char *defect = rai_result_defect(&self->res[i], why,
-						       sizeof(why));
-
-		EXPECT_EQ(NULL, defect) TH_LOG("result %u: %s", i, defect);
-	}
-	free(self->res);
-	if (self->fd >= 0)
-		close(self->fd);
+	RAI_LOOKUP_TEARDOWN();
 }
-
-#define LOOKUP(node, svc, fam, flags) \
-	ASSERT_EQ(0, rai_lookup_str(self->fd, node, svc, fam, flags, \
-				    &self->res, &self->n, &self->status))
 
 /*
  * What the DNS server itself answers for name/type: 0 with answers, else
@@ -113,7 +94,7 @@ TEST_F(dns, multi_all_four_addresses_returned)
 	};
 	unsigned int i;
 
-	LOOKUP("multi.rai.test", "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP("multi.rai.test", "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(4, self->n);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -138,7 +119,7 @@ TEST_F(dns, family_inet_returns_the_three_ipv4)
 {
 	unsigned int i;
 
-	LOOKUP("multi.rai.test", NULL, AF_INET, 0);
+	RAI_LOOKUP("multi.rai.test", NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(3, self->n);
 	for (i = 0; i < self->n; i++)
@@ -150,7 +131,7 @@ TEST_F(dns, family_inet_returns_the_three_ipv4)
 
 TEST_F(dns, family_inet6_returns_the_one_ipv6)
 {
-	LOOKUP("multi.rai.test", NULL, AF_INET6, 0);
+	RAI_LOOKUP("multi.rai.test", NULL, AF_INET6, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);
@@ -159,7 +140,7 @@ TEST_F(dns, family_inet6_returns_the_one_ipv6)
 
 TEST_F(dns, v6only_name_with_family_inet_eaddrnotavail)
 {
-	LOOKUP("v6only.rai.test", NULL, AF_INET, 0);
+	RAI_LOOKUP("v6only.rai.test", NULL, AF_INET, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
 		TH_LOG("DNS server says for A: %s, AAAA: %s",
 		       herr(server_answer("v6only.rai.test", ns_t_a)),
@@ -169,7 +150,7 @@ TEST_F(dns, v6only_name_with_family_inet_eaddrnotavail)
 
 TEST_F(dns, v4only_name_with_family_inet6_eaddrnotavail)
 {
-	LOOKUP("v4only.rai.test", NULL, AF_INET6, 0);
+	RAI_LOOKUP("v4only.rai.test", NULL, AF_INET6, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
 		TH_LOG("DNS server says for A: %s, AAAA: %s",
 		       herr(server_answer("v4only.rai.test", ns_t_a)),
@@ -182,7 +163,7 @@ TEST_F(dns, etc_hosts_name_resolves)
 	const char *name = rai_env("RAI_HOSTS_NAME", "hostsonly.rai.example");
 	const char *addr = rai_env("RAI_HOSTS_ADDR", "192.168.77.2");
 
-	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(1, rai_count_dst(self->res, self->n, addr));
@@ -201,14 +182,13 @@ TEST_F(dns, nxdomain_enxio)
 		TH_LOG("world: the DNS server answers '%s' for %s, not NXDOMAIN (dnsmasq needs --local=/%s/)",
 		       herr(server), name, rai_env("RAI_DNS_ZONE", "rai.test"));
 	rai_unique_name(name, sizeof(name), "nx");
-	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);
 	EXPECT_EQ(-ENXIO, self->status);
 	EXPECT_EQ(0, self->n);
 }
 
 TEST_F(dns, nxdomain_async_error_event_enxio)
 {
-	struct rdma_addrinfo_event ev;
 	char name[128];
 	__u32 h;
 	int server;
@@ -221,12 +201,7 @@ TEST_F(dns, nxdomain_async_error_event_enxio)
 	rai_unique_name(name, sizeof(name), "nxa");
 	ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL, AF_UNSPEC, 0,
 				       0xe770, &h));
-	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 20000));
-	EXPECT_EQ(0xe770, ev.context);
-	EXPECT_EQ(h, ev.handle);
-	EXPECT_EQ(RDMA_ADDRINFO_EVENT_ERROR, ev.event);
-	EXPECT_EQ(-ENXIO, ev.status);
-	EXPECT_EQ(0, ev.num_results);
+	RAI_EXPECT_ERROR_EVENT(self->fd, h, 0xe770, -ENXIO, 20000);
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
 }
 
@@ -247,7 +222,7 @@ TEST_F(dns, name_without_addresses_enodata)
 	ASSERT_TRUE(a == NO_DATA && aaaa == NO_DATA)
 		TH_LOG("world: the DNS server answers A '%s', AAAA '%s' for %s; NODATA for both is needed",
 		       herr(a), herr(aaaa), name);
-	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);
 	expect_distinct_status(_metadata, -ENODATA, self->status);
 	EXPECT_EQ(0, self->n);
 }
@@ -261,7 +236,8 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 	ASSERT_EQ(0, ret) TH_LOG("stopping dnsmasq: %s", strerror(-ret));
 	self->dns_stopped = true;
 	/* Unreachable server: temporary failure (-EAGAIN), not NXDOMAIN. */
-	LOOKUP(rai_unique_name(name, sizeof(name), "dead"), NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(rai_unique_name(name, sizeof(name), "dead"), NULL,
+		   AF_UNSPEC, 0);
 	expect_distinct_status(_metadata, -EAGAIN, self->status);
 	EXPECT_EQ(0, self->n);
 	ASSERT_EQ(0, rai_dns_start());
@@ -327,7 +303,7 @@ TEST_F(dns, cached_name_second_lookup_makes_no_upcall)
 			    self->hosts_line));
 	c0 = rai_upcall_count();
 	ASSERT_LE(0, c0);
-	LOOKUP(name, NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	c1 = rai_upcall_count();
@@ -347,7 +323,7 @@ TEST_F(dns, source_of_peer_name_ipv4_is_veth0_on_rxe0)
 {
 	char ip[64];
 
-	LOOKUP("peer.rai.test", "4791", AF_INET, 0);
+	RAI_LOOKUP("peer.rai.test", "4791", AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(1, rai_count_dst(self->res, 1,
@@ -367,7 +343,7 @@ TEST_F(dns, source_of_every_peer_address_any_family)
 	char ip[64];
 	__u32 i;
 
-	LOOKUP("peer.rai.test", NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP("peer.rai.test", NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(2, self->n);
 	for (i = 0; i < self->n; i++) {
@@ -387,7 +363,7 @@ TEST_F(dns, unroutable_answers_have_no_source_enetunreach)
 {
 	__u32 i;
 
-	LOOKUP("multi.rai.test", NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP("multi.rai.test", NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(4, self->n);
 	for (i = 0; i < self->n; i++) {

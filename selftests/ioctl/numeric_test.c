@@ -32,32 +32,8 @@ FIXTURE_SETUP(num)
 
 FIXTURE_TEARDOWN(num)
 {
-	char why[128];
-	__u32 i;
-
-	/* An ASSERT that ended the test leaves the harness's trigger set. */
-	_metadata->trigger = 0;
-	if (self->res && self->n)
-		rai_dump_results(self->res, self->n);
-	for (i = 0; self->res && i < self->n; i++) {
-		const char *defect = rai_result_defect(&self->res[i], why,
-						       sizeof(why));
-
-		EXPECT_EQ(NULL, defect) TH_LOG("result %u: %s", i, defect);
-	}
-	free(self->res);
-	if (self->fd >= 0)
-		close(self->fd);
+	RAI_LOOKUP_TEARDOWN();
 }
-
-/* Sync lookup into self->res/n/status; the ioctls themselves must work. */
-#define LOOKUP(node, svc, fam, flags) \
-	ASSERT_EQ(0, rai_lookup_str(self->fd, node, svc, fam, flags, \
-				    &self->res, &self->n, &self->status))
-
-#define LOOKUP_REQ(req) \
-	ASSERT_EQ(0, rai_lookup(self->fd, req, &self->res, &self->n, \
-				&self->status))
 
 static bool all_zero(const void *p, size_t len)
 {
@@ -73,7 +49,7 @@ TEST_F(num, ipv4_literal_one_result_with_port)
 {
 	struct sockaddr_in sin;
 
-	LOOKUP("192.168.77.2", "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP("192.168.77.2", "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET, self->res[0].family);
@@ -94,7 +70,7 @@ TEST_F(num, ipv4_literal_one_result_with_port)
 
 TEST_F(num, ipv4_literal_with_rai_numerichost)
 {
-	LOOKUP("192.0.2.99", NULL, AF_INET, RDMA_ADDRINFO_RAI_NUMERICHOST);
+	RAI_LOOKUP("192.0.2.99", NULL, AF_INET, RDMA_ADDRINFO_RAI_NUMERICHOST);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.99"));
@@ -108,7 +84,7 @@ TEST_F(num, ipv6_literal_one_result_with_port)
 	struct sockaddr_in6 sin6;
 	struct in6_addr want;
 
-	LOOKUP("fd00::2", "18515", AF_UNSPEC, 0);
+	RAI_LOOKUP("fd00::2", "18515", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);
@@ -132,7 +108,7 @@ TEST_F(num, ipv6_literal_scope_by_interface_name)
 
 	ASSERT_NE(0, ifindex) TH_LOG("no interface %s", dev);
 	snprintf(node, sizeof(node), "fe80::1%%%s", dev);
-	LOOKUP(node, "1", AF_INET6, RDMA_ADDRINFO_RAI_NUMERICHOST);
+	RAI_LOOKUP(node, "1", AF_INET6, RDMA_ADDRINFO_RAI_NUMERICHOST);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	ASSERT_EQ(sizeof(sin6), self->res[0].dst_len);
@@ -149,7 +125,7 @@ TEST_F(num, ipv6_literal_scope_by_number)
 
 	ASSERT_NE(0, ifindex);
 	snprintf(node, sizeof(node), "fe80::2%%%u", ifindex);
-	LOOKUP(node, NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(node, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	memcpy(&sin6, self->res[0].dst_addr, sizeof(sin6));
@@ -189,7 +165,7 @@ TEST_F(num, ib_gid_literal_for_af_ib)
 		     0, 0);
 	r.port_space = RDMA_ADDRINFO_PS_TCP;
 	r.qp_type = RDMA_ADDRINFO_QPT_RC;
-	LOOKUP_REQ(&r);
+	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_IB, self->res[0].family);
@@ -213,7 +189,7 @@ TEST_F(num, qp_type_and_port_space_carried_into_result)
 		     RDMA_ADDRINFO_RAI_NUMERICHOST, 0, 0);
 	r.qp_type = RDMA_ADDRINFO_QPT_UD;
 	r.port_space = RDMA_ADDRINFO_PS_UDP;
-	LOOKUP_REQ(&r);
+	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(RDMA_ADDRINFO_QPT_UD, self->res[0].qp_type);
@@ -249,7 +225,7 @@ TEST_F(num, default_port_space_and_qp_type)
 		r.port_space = c[i].ps;
 		free(self->res);
 		self->res = NULL;
-		LOOKUP_REQ(&r);
+		RAI_LOOKUP_REQ(&r);
 		ASSERT_EQ(0, self->status);
 		ASSERT_EQ(1, self->n);
 		EXPECT_EQ(c[i].want_qpt, self->res[0].qp_type)
@@ -263,8 +239,8 @@ TEST_F(num, af_ib_gid_default_port_space_is_ps_ib)
 {
 	struct rai_sockaddr_ib sib;
 
-	LOOKUP("fe80::2:c9ff:fe00:4321", "18515", AF_IB,
-	       RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_NUMERICHOST);
+	RAI_LOOKUP("fe80::2:c9ff:fe00:4321", "18515", AF_IB,
+		   RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_NUMERICHOST);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(RDMA_ADDRINFO_PS_IB, self->res[0].port_space);
@@ -276,14 +252,14 @@ TEST_F(num, af_ib_gid_default_port_space_is_ps_ib)
 
 TEST_F(num, ipv4_literal_with_family_inet6_eaddrnotavail)
 {
-	LOOKUP("192.168.77.2", NULL, AF_INET6, 0);
+	RAI_LOOKUP("192.168.77.2", NULL, AF_INET6, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
 	EXPECT_EQ(0, self->n);
 }
 
 TEST_F(num, ipv6_literal_with_family_inet_eaddrnotavail)
 {
-	LOOKUP("fd00::2", NULL, AF_INET, 0);
+	RAI_LOOKUP("fd00::2", NULL, AF_INET, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
 	EXPECT_EQ(0, self->n);
 }
@@ -292,7 +268,7 @@ TEST_F(num, passive_without_node_gives_wildcard_source_no_destination)
 {
 	struct sockaddr_in sin;
 
-	LOOKUP(NULL, "4791", AF_INET, RDMA_ADDRINFO_RAI_PASSIVE);
+	RAI_LOOKUP(NULL, "4791", AF_INET, RDMA_ADDRINFO_RAI_PASSIVE);
 	ASSERT_EQ(0, self->status);
 	ASSERT_LE(1, self->n);
 	EXPECT_EQ(RDMA_ADDRINFO_RAI_PASSIVE,
@@ -311,7 +287,7 @@ TEST_F(num, passive_without_node_ipv6_gives_in6addr_any)
 {
 	struct sockaddr_in6 sin6;
 
-	LOOKUP(NULL, "4791", AF_INET6, RDMA_ADDRINFO_RAI_PASSIVE);
+	RAI_LOOKUP(NULL, "4791", AF_INET6, RDMA_ADDRINFO_RAI_PASSIVE);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);
@@ -328,7 +304,7 @@ TEST_F(num, passive_without_node_any_family_gives_both_wildcards)
 	unsigned int fams = 0;
 	__u32 i;
 
-	LOOKUP(NULL, "4791", AF_UNSPEC, RDMA_ADDRINFO_RAI_PASSIVE);
+	RAI_LOOKUP(NULL, "4791", AF_UNSPEC, RDMA_ADDRINFO_RAI_PASSIVE);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(2, self->n);
 	for (i = 0; i < self->n; i++) {
@@ -346,7 +322,7 @@ TEST_F(num, passive_without_node_any_family_gives_both_wildcards)
 
 TEST_F(num, no_node_without_passive_gives_loopback)
 {
-	LOOKUP(NULL, "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP(NULL, "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(2, self->n);
 	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "127.0.0.1"));
@@ -360,8 +336,8 @@ TEST_F(num, passive_with_numeric_node_binds_that_address)
 {
 	struct sockaddr_in sin;
 
-	LOOKUP("192.168.77.1", "4791", AF_INET,
-	       RDMA_ADDRINFO_RAI_PASSIVE | RDMA_ADDRINFO_RAI_NUMERICHOST);
+	RAI_LOOKUP("192.168.77.1", "4791", AF_INET,
+		   RDMA_ADDRINFO_RAI_PASSIVE | RDMA_ADDRINFO_RAI_NUMERICHOST);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(RDMA_ADDRINFO_RAI_PASSIVE,
@@ -391,7 +367,7 @@ static void check_src(struct __test_metadata *_metadata,
 
 TEST_F(num, source_of_peer_ipv4_is_veth0_address_on_rxe0)
 {
-	LOOKUP(rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET, 0);
+	RAI_LOOKUP(rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	check_src(_metadata, &self->res[0], rai_env("RAI_IP4_A", "192.168.77.1"),
@@ -400,7 +376,7 @@ TEST_F(num, source_of_peer_ipv4_is_veth0_address_on_rxe0)
 
 TEST_F(num, source_of_peer_ipv6_is_veth0_address_on_rxe0)
 {
-	LOOKUP(rai_env("RAI_IP6_B", "fd00::2"), NULL, AF_INET6, 0);
+	RAI_LOOKUP(rai_env("RAI_IP6_B", "fd00::2"), NULL, AF_INET6, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	check_src(_metadata, &self->res[0], rai_env("RAI_IP6_A", "fd00::1"),
@@ -409,7 +385,7 @@ TEST_F(num, source_of_peer_ipv6_is_veth0_address_on_rxe0)
 
 TEST_F(num, source_of_other_end_is_veth1_address_on_rxe1)
 {
-	LOOKUP(rai_env("RAI_IP4_A", "192.168.77.1"), NULL, AF_INET, 0);
+	RAI_LOOKUP(rai_env("RAI_IP4_A", "192.168.77.1"), NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	check_src(_metadata, &self->res[0], rai_env("RAI_IP4_B", "192.168.77.2"),
@@ -418,7 +394,7 @@ TEST_F(num, source_of_other_end_is_veth1_address_on_rxe1)
 
 TEST_F(num, no_route_gives_no_source_enetunreach)
 {
-	LOOKUP("192.0.2.10", NULL, AF_INET, 0);
+	RAI_LOOKUP("192.0.2.10", NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(0, self->res[0].src_len);
@@ -461,7 +437,7 @@ TEST_F(num, bound_source_address_is_kept_in_result)
 		     0, 0, 0);
 	memcpy(r.src_addr, &src, sizeof(src));
 	r.src_len = sizeof(src);
-	LOOKUP_REQ(&r);
+	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	ASSERT_NE(0, self->res[0].src_len);
@@ -480,7 +456,7 @@ TEST_F(num, bound_device_not_on_the_route_gives_no_source_enodev)
 		     0, 0, 0);
 	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_B", "rxe1"));
 	r.port_num = 1;
-	LOOKUP_REQ(&r);
+	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(0, self->res[0].src_len);
@@ -495,7 +471,7 @@ TEST_F(num, bound_device_on_the_route_keeps_the_source)
 		     0, 0, 0);
 	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
 	r.port_num = 1;
-	LOOKUP_REQ(&r);
+	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(0, self->res[0].src_status);
@@ -512,7 +488,7 @@ TEST_F(num, bound_ipv6_source_rejects_ipv4_literal_eaddrnotavail)
 	rai_req_init(&r, "192.168.77.2", NULL, AF_UNSPEC, 0, 0, 0);
 	memcpy(r.src_addr, &src, sizeof(src));
 	r.src_len = sizeof(src);
-	LOOKUP_REQ(&r);
+	RAI_LOOKUP_REQ(&r);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
 	EXPECT_EQ(0, self->n);
 }

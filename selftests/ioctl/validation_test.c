@@ -77,6 +77,37 @@ static int resolve_err(int fd, struct rdma_addrinfo_resolve *r)
 	return ret;
 }
 
+/*
+ * One rejection path of RESOLVE: a valid_req() in r, spoiled by the
+ * statements given after err, must fail with err and leave nothing behind.
+ */
+#define RESOLVE_REJECTED(err, ...) do { \
+	struct rdma_addrinfo_resolve r; \
+	valid_req(&r); \
+	__VA_ARGS__; \
+	EXPECT_EQ(err, resolve_err(self->fd, &r)); \
+	FD_STILL_WORKS(); \
+} while (0)
+
+/* An RAI_SA request for service ID 0x1000, on rxe0 port 1 if on_port. */
+static void sa_req(struct rdma_addrinfo_resolve *r, const char *node,
+		   __u32 ai_flags, bool on_port)
+{
+	rai_req_init(r, node, "0x1000", AF_UNSPEC, ai_flags, 0, 0);
+	if (on_port) {
+		strcpy(r->ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+		r->port_num = 1;
+	}
+}
+
+/* QUERY of handle h for no results, at the ABI's result size. */
+static void query_init(struct rdma_addrinfo_query *q, __u32 h)
+{
+	memset(q, 0, sizeof(*q));
+	q->handle = h;
+	q->result_size = sizeof(struct rdma_addrinfo_result);
+}
+
 /* A completed numeric request (sync), its handle. */
 static int done_req(int fd, __u32 *handle)
 {
@@ -167,45 +198,25 @@ TEST_F(val, resolve_bad_arg_pointer_efault)
 
 TEST_F(val, resolve_bad_node_pointer_efault)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.node = (uintptr_t)self->bad;
-	EXPECT_EQ(-EFAULT, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EFAULT, r.node = (uintptr_t)self->bad);
 }
 
 TEST_F(val, resolve_node_running_into_unmapped_page_efault)
 {
-	struct rdma_addrinfo_resolve r;
 	char *node = self->bad - 4;
 
 	memcpy(node, "192.", 4);	/* "192." then the PROT_NONE page */
-	valid_req(&r);
-	r.node = (uintptr_t)node;
-	r.node_len = 12;
-	EXPECT_EQ(-EFAULT, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EFAULT, r.node = (uintptr_t)node; r.node_len = 12);
 }
 
 TEST_F(val, resolve_bad_service_pointer_efault)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.service = (uintptr_t)self->bad;
-	EXPECT_EQ(-EFAULT, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EFAULT, r.service = (uintptr_t)self->bad);
 }
 
 TEST_F(val, resolve_reserved_nonzero_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.reserved = 1;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.reserved = 1);
 }
 
 /* The argument is readable but not writable: the handle cannot go back. */
@@ -264,46 +275,28 @@ TEST_F(val, resolve_unknown_flags_einval)
 
 TEST_F(val, resolve_zero_length_node_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.node_len = 0;		/* node pointer still set */
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	/* node pointer still set */
+	RESOLVE_REJECTED(-EINVAL, r.node_len = 0);
 }
 
 TEST_F(val, resolve_node_len_without_node_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.node = 0;		/* node_len still 12 */
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	/* node_len still 12 */
+	RESOLVE_REJECTED(-EINVAL, r.node = 0);
 }
 
 TEST_F(val, resolve_node_one_byte_too_long_enametoolong)
 {
-	struct rdma_addrinfo_resolve r;
 	char name[RDMA_ADDRINFO_NAME_MAX + 1];
 
 	memset(name, 'a', sizeof(name));
-	valid_req(&r);
-	r.ai_flags = 0;
-	r.node = (uintptr_t)name;
-	r.node_len = sizeof(name);
-	EXPECT_EQ(-ENAMETOOLONG, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-ENAMETOOLONG, r.ai_flags = 0;
+			 r.node = (uintptr_t)name; r.node_len = sizeof(name));
 }
 
 TEST_F(val, resolve_node_len_huge_enametoolong)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.node_len = 0xffffffffu;
-	EXPECT_EQ(-ENAMETOOLONG, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-ENAMETOOLONG, r.node_len = 0xffffffffu);
 }
 
 TEST_F(val, resolve_node_of_name_max_bytes_accepted)
@@ -328,47 +321,30 @@ TEST_F(val, resolve_node_of_name_max_bytes_accepted)
 TEST_F(val, resolve_nul_in_node_einval)
 {
 	static const char name[] = "peer\0.rai.test";
-	struct rdma_addrinfo_resolve r;
 
-	valid_req(&r);
-	r.ai_flags = 0;
-	r.node = (uintptr_t)name;
-	r.node_len = sizeof(name) - 1;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.ai_flags = 0; r.node = (uintptr_t)name;
+			 r.node_len = sizeof(name) - 1);
 }
 
 TEST_F(val, resolve_service_one_byte_too_long_enametoolong)
 {
-	struct rdma_addrinfo_resolve r;
 	char svc[RDMA_ADDRINFO_SERVICE_MAX + 1];
 
 	memset(svc, '1', sizeof(svc));
-	valid_req(&r);
-	r.service = (uintptr_t)svc;
-	r.service_len = sizeof(svc);
-	EXPECT_EQ(-ENAMETOOLONG, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-ENAMETOOLONG, r.service = (uintptr_t)svc;
+			 r.service_len = sizeof(svc));
 }
 
 TEST_F(val, resolve_zero_length_service_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.service_len = 0;	/* service pointer still set */
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	/* service pointer still set */
+	RESOLVE_REJECTED(-EINVAL, r.service_len = 0);
 }
 
 TEST_F(val, resolve_service_len_without_service_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.service = 0;		/* service_len still 4 */
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	/* service_len still 4 */
+	RESOLVE_REJECTED(-EINVAL, r.service = 0);
 }
 
 /* DNS/numeric: the service is a decimal port (names are the library's). */
@@ -413,13 +389,8 @@ TEST_F(val, resolve_service_port_above_65535_einval)
 
 TEST_F(val, resolve_nul_in_service_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.service = (uintptr_t)"47\0""91";
-	r.service_len = 5;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.service = (uintptr_t)"47\0" "91";
+				  r.service_len = 5);
 }
 
 TEST_F(val, resolve_bad_family_einval)
@@ -439,35 +410,20 @@ TEST_F(val, resolve_bad_family_einval)
 
 TEST_F(val, resolve_qp_ud_with_ps_tcp_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.qp_type = RDMA_ADDRINFO_QPT_UD;
-	r.port_space = RDMA_ADDRINFO_PS_TCP;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.qp_type = RDMA_ADDRINFO_QPT_UD;
+			 r.port_space = RDMA_ADDRINFO_PS_TCP);
 }
 
 TEST_F(val, resolve_qp_rc_with_ps_udp_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.qp_type = RDMA_ADDRINFO_QPT_RC;
-	r.port_space = RDMA_ADDRINFO_PS_UDP;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.qp_type = RDMA_ADDRINFO_QPT_RC;
+			 r.port_space = RDMA_ADDRINFO_PS_UDP);
 }
 
 TEST_F(val, resolve_qp_uc_with_ps_ipoib_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.qp_type = RDMA_ADDRINFO_QPT_UC;
-	r.port_space = RDMA_ADDRINFO_PS_IPOIB;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.qp_type = RDMA_ADDRINFO_QPT_UC;
+			 r.port_space = RDMA_ADDRINFO_PS_IPOIB);
 }
 
 TEST_F(val, resolve_consistent_qp_and_port_space_accepted)
@@ -499,102 +455,60 @@ TEST_F(val, resolve_consistent_qp_and_port_space_accepted)
 
 TEST_F(val, resolve_unknown_qp_type_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.qp_type = 99;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.qp_type = 99);
 }
 
 TEST_F(val, resolve_unknown_port_space_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	r.port_space = 0x0999;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, r.port_space = 0x0999);
 }
 
 TEST_F(val, resolve_rai_sa_with_rai_dns_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC,
-		     RDMA_ADDRINFO_RAI_SA | RDMA_ADDRINFO_RAI_DNS, 0, 0);
-	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
-	r.port_num = 1;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, sa_req(&r, NULL, RDMA_ADDRINFO_RAI_SA |
+						 RDMA_ADDRINFO_RAI_DNS, true));
 }
 
 TEST_F(val, resolve_rai_sa_with_node_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	rai_req_init(&r, "peer.rai.test", "0x1000", AF_UNSPEC,
-		     RDMA_ADDRINFO_RAI_SA, 0, 0);
-	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
-	r.port_num = 1;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, sa_req(&r, "peer.rai.test",
+					 RDMA_ADDRINFO_RAI_SA, true));
 }
 
 TEST_F(val, resolve_rai_sa_without_ibdev_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC, RDMA_ADDRINFO_RAI_SA, 0, 0);
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, sa_req(&r, NULL, RDMA_ADDRINFO_RAI_SA, false));
 }
 
 TEST_F(val, resolve_rai_sa_without_sa_backend_eopnotsupp)
 {
-	struct rdma_addrinfo_resolve r;
 	struct rdma_addrinfo_info info;
 
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	if (info.features & RDMA_ADDRINFO_FEATURE_SA)
 		SKIP(return, "the module has an SA backend");
-	rai_req_init(&r, NULL, "0x1000", AF_UNSPEC, RDMA_ADDRINFO_RAI_SA, 0, 0);
-	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
-	r.port_num = 1;
-	EXPECT_EQ(-EOPNOTSUPP, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EOPNOTSUPP,
+			 sa_req(&r, NULL, RDMA_ADDRINFO_RAI_SA, true));
 }
 
 TEST_F(val, resolve_no_node_no_service_no_passive_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	rai_req_init(&r, NULL, NULL, AF_INET, 0, 0, 0);
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, rai_req_init(&r, NULL, NULL, AF_INET, 0, 0, 0));
 }
 
 TEST_F(val, resolve_src_len_larger_than_addr_size_einval)
 {
-	struct rdma_addrinfo_resolve r;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 
-	valid_req(&r);
-	memcpy(r.src_addr, &sin, sizeof(sin));
-	r.src_len = RDMA_ADDRINFO_ADDR_SIZE + 1;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL, memcpy(r.src_addr, &sin, sizeof(sin));
+			 r.src_len = RDMA_ADDRINFO_ADDR_SIZE + 1);
 }
 
 TEST_F(val, resolve_ibdev_name_not_nul_terminated_einval)
 {
-	struct rdma_addrinfo_resolve r;
-
-	valid_req(&r);
-	memset(r.ibdev_name, 'x', sizeof(r.ibdev_name));
-	r.port_num = 1;
-	EXPECT_EQ(-EINVAL, resolve_err(self->fd, &r));
-	FD_STILL_WORKS();
+	RESOLVE_REJECTED(-EINVAL,
+			 memset(r.ibdev_name, 'x', sizeof(r.ibdev_name));
+			 r.port_num = 1);
 }
 
 /* ---- QUERY ------------------------------------------------------------ */
@@ -612,10 +526,8 @@ TEST_F(val, query_bad_results_pointer_efault)
 	__u32 h;
 
 	ASSERT_EQ(0, done_req(self->fd, &h));
-	memset(&q, 0, sizeof(q));
-	q.handle = h;
+	query_init(&q, h);
 	q.count = 1;
-	q.result_size = sizeof(struct rdma_addrinfo_result);
 	q.results = (uintptr_t)self->bad;
 	EXPECT_EQ(-EFAULT, rai_query(self->fd, &q));
 	/* The request is intact. */
@@ -633,9 +545,7 @@ TEST_F(val, query_reserved_nonzero_einval)
 	__u32 h;
 
 	ASSERT_EQ(0, done_req(self->fd, &h));
-	memset(&q, 0, sizeof(q));
-	q.handle = h;
-	q.result_size = sizeof(struct rdma_addrinfo_result);
+	query_init(&q, h);
 	q.reserved = 1;
 	EXPECT_EQ(-EINVAL, rai_query(self->fd, &q));
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
@@ -655,8 +565,7 @@ TEST_F(val, query_wrong_result_size_einval)
 
 	ASSERT_EQ(0, done_req(self->fd, &h));
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		memset(&q, 0, sizeof(q));
-		q.handle = h;
+		query_init(&q, h);
 		q.results = (uintptr_t)res;
 		q.count = 1;
 		q.result_size = sizes[i];
@@ -671,9 +580,7 @@ TEST_F(val, query_unknown_handle_enoent)
 {
 	struct rdma_addrinfo_query q;
 
-	memset(&q, 0, sizeof(q));
-	q.handle = 12345;
-	q.result_size = sizeof(struct rdma_addrinfo_result);
+	query_init(&q, 12345);
 	EXPECT_EQ(-ENOENT, rai_query(self->fd, &q));
 	q.handle = 0xffffffffu;
 	EXPECT_EQ(-ENOENT, rai_query(self->fd, &q));
@@ -684,8 +591,7 @@ TEST_F(val, query_handle_zero_enoent)
 {
 	struct rdma_addrinfo_query q;
 
-	memset(&q, 0, sizeof(q));
-	q.result_size = sizeof(struct rdma_addrinfo_result);
+	query_init(&q, 0);
 	EXPECT_EQ(-ENOENT, rai_query(self->fd, &q));
 	FD_STILL_WORKS();
 }
@@ -696,9 +602,7 @@ TEST_F(val, query_count_zero_reports_total_copies_nothing)
 	__u32 h;
 
 	ASSERT_EQ(0, done_req(self->fd, &h));
-	memset(&q, 0, sizeof(q));
-	q.handle = h;
-	q.result_size = sizeof(struct rdma_addrinfo_result);
+	query_init(&q, h);
 	q.copied = 77;
 	EXPECT_EQ(0, rai_query(self->fd, &q));
 	EXPECT_EQ(1, q.total);
@@ -723,11 +627,9 @@ TEST_F(val, query_buffer_too_small_reports_total_copies_count)
 	res = calloc(4, sizeof(*res));
 	ASSERT_NE(NULL, res);
 	memset(res, 0x5a, 4 * sizeof(*res));
-	memset(&q, 0, sizeof(q));
-	q.handle = r.handle;
+	query_init(&q, r.handle);
 	q.results = (uintptr_t)res;
 	q.count = 1;
-	q.result_size = sizeof(*res);
 	EXPECT_EQ(0, rai_query(self->fd, &q));
 	EXPECT_EQ(4, q.total);
 	EXPECT_EQ(1, q.copied);
@@ -767,9 +669,7 @@ TEST_F_TIMEOUT(val, query_request_in_flight_ebusy, 60)
 	if (!ret)
 		ret = rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS);
 	if (!ret) {
-		memset(&q, 0, sizeof(q));
-		q.handle = h;
-		q.result_size = sizeof(struct rdma_addrinfo_result);
+		query_init(&q, h);
 		EXPECT_EQ(-EBUSY, rai_query(self->fd, &q));
 		EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
 	}

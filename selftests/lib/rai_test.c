@@ -517,6 +517,29 @@ void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n)
 	}
 }
 
+unsigned int rai_lookup_release(int fd, struct rdma_addrinfo_result *res,
+				__u32 n)
+{
+	unsigned int defects = 0;
+	const char *defect;
+	char why[128];
+	__u32 i;
+
+	if (res && n)
+		rai_dump_results(res, n);
+	for (i = 0; res && i < n; i++) {
+		defect = rai_result_defect(&res[i], why, sizeof(why));
+		if (defect) {
+			fprintf(stderr, "# result %u: %s\n", i, defect);
+			defects++;
+		}
+	}
+	free(res);
+	if (fd >= 0)
+		close(fd);
+	return defects;
+}
+
 /* ---- upcalls ---------------------------------------------------------- */
 
 #define RK_CONF		"/etc/request-key.conf"

@@ -123,6 +123,57 @@ const char *rai_result_defect(const struct rdma_addrinfo_result *r,
 /* Log every result to stderr (debug help). */
 void rai_dump_results(const struct rdma_addrinfo_result *res, __u32 n);
 
+/* ---- lookup fixtures ------------------------------------------------- */
+
+/*
+ * The end of a lookup fixture's teardown: log the results, check each with
+ * rai_result_defect() (every defect logged), free them, close fd.  Returns
+ * the number of defective results.
+ */
+unsigned int rai_lookup_release(int fd, struct rdma_addrinfo_result *res,
+				__u32 n);
+
+/*
+ * For the test programs (they use kselftest_harness.h) whose fixture has
+ * the members
+ *	int fd;
+ *	struct rdma_addrinfo_result *res;
+ *	__u32 n;
+ *	__s32 status;
+ * RAI_LOOKUP() and RAI_LOOKUP_REQ() do a synchronous lookup into
+ * self->res, n and status (the ioctls themselves must work: ASSERT);
+ * RAI_LOOKUP_TEARDOWN() ends FIXTURE_TEARDOWN: results checked and freed,
+ * fd closed.
+ */
+#define RAI_LOOKUP(node, svc, fam, flags) \
+	ASSERT_EQ(0, rai_lookup_str(self->fd, node, svc, fam, flags, \
+				    &self->res, &self->n, &self->status))
+
+#define RAI_LOOKUP_REQ(req) \
+	ASSERT_EQ(0, rai_lookup(self->fd, req, &self->res, &self->n, \
+				&self->status))
+
+/* An ASSERT that ended the test leaves the harness's trigger set. */
+#define RAI_LOOKUP_TEARDOWN() do { \
+	_metadata->trigger = 0; \
+	EXPECT_EQ(0, rai_lookup_release(self->fd, self->res, self->n)) \
+		TH_LOG("defective results (listed above)"); \
+} while (0)
+
+/*
+ * Wait up to timeout_ms for the event of the request h (context ctx): an
+ * ERROR with status err and no results.
+ */
+#define RAI_EXPECT_ERROR_EVENT(fd, h, ctx, err, timeout_ms) do { \
+	struct rdma_addrinfo_event _ev; \
+	ASSERT_EQ(0, rai_wait_event(fd, &_ev, timeout_ms)); \
+	EXPECT_EQ(ctx, _ev.context); \
+	EXPECT_EQ(h, _ev.handle); \
+	EXPECT_EQ(RDMA_ADDRINFO_EVENT_ERROR, _ev.event); \
+	EXPECT_EQ(err, _ev.status); \
+	EXPECT_EQ(0, _ev.num_results); \
+} while (0)
+
 /* ---- upcalls ---------------------------------------------------------- */
 
 /*
