@@ -47,7 +47,6 @@ FIXTURE_SETUP(helper)
 
 FIXTURE_TEARDOWN(helper)
 {
-	_metadata->trigger = 0;
 	/* Back in place first: removing the counter restores its content. */
 	if (self->conf_away && rename(HELPER_CONF_AWAY, RAI_HELPER_CONF))
 		TH_LOG("could not put %s back: %s", RAI_HELPER_CONF,
@@ -55,18 +54,11 @@ FIXTURE_TEARDOWN(helper)
 	rai_upcall_counter_remove();
 	if (self->param_off)
 		rai_sh("echo Y > " HELPER_PARAM);
-	if (self->hosts_line[0])
-		rai_sh("grep -vxF '%s' /etc/hosts > /etc/hosts.rai && "
-		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
-		       self->hosts_line);
-	free(self->res);
-	if (self->fd >= 0)
-		close(self->fd);
+	rai_hosts_remove(self->hosts_line);
+	RAI_LOOKUP_TEARDOWN();
 }
 
-#define LOOKUP(node) \
-	ASSERT_EQ(0, rai_lookup_str(self->fd, node, NULL, AF_UNSPEC, 0, \
-				    &self->res, &self->n, &self->status))
+#define LOOKUP(node) RAI_LOOKUP(node, NULL, AF_UNSPEC, 0)
 
 /* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
 static long long stat_value(const char *name)
@@ -130,10 +122,8 @@ static const char *hosts_name(struct __test_metadata *_metadata,
 	static unsigned int seq;
 
 	snprintf(name, size, "%s-%d-%u.rai.example", tag, getpid(), ++seq);
-	snprintf(self->hosts_line, sizeof(self->hosts_line),
-		 "192.0.2.202\t%s", name);
-	EXPECT_EQ(0, rai_sh("printf '%%s\\n' '%s' >> /etc/hosts",
-			    self->hosts_line));
+	EXPECT_EQ(0, rai_hosts_add(self->hosts_line, sizeof(self->hosts_line),
+				   "192.0.2.202", name));
 	return name;
 }
 

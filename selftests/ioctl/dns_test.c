@@ -43,10 +43,7 @@ FIXTURE_TEARDOWN(dns)
 		if (ret)
 			TH_LOG("could not restart dnsmasq: %s", strerror(-ret));
 	}
-	if (self->hosts_line[0])
-		rai_sh("grep -vxF '%s' /etc/hosts > /etc/hosts.rai && "
-		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
-		       self->hosts_line);
+	rai_hosts_remove(self->hosts_line);
 	rai_upcall_counter_remove();
 	RAI_LOOKUP_TEARDOWN();
 }
@@ -297,10 +294,8 @@ TEST_F(dns, cached_name_second_lookup_makes_no_upcall)
 	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
 	/* A name of our own in /etc/hosts: nobody has looked it up yet. */
 	snprintf(name, sizeof(name), "cache-%d.rai.example", getpid());
-	snprintf(self->hosts_line, sizeof(self->hosts_line),
-		 "192.0.2.201\t%s", name);
-	ASSERT_EQ(0, rai_sh("printf '%%s\\n' '%s' >> /etc/hosts",
-			    self->hosts_line));
+	ASSERT_EQ(0, rai_hosts_add(self->hosts_line, sizeof(self->hosts_line),
+				   "192.0.2.201", name));
 	c0 = rai_upcall_count();
 	ASSERT_LE(0, c0);
 	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);

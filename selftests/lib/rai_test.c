@@ -540,6 +540,20 @@ unsigned int rai_lookup_release(int fd, struct rdma_addrinfo_result *res,
 	return defects;
 }
 
+int rai_hosts_add(char *line, size_t size, const char *ip, const char *name)
+{
+	snprintf(line, size, "%s\t%s", ip, name);
+	return rai_sh("printf '%%s\\n' '%s' >> /etc/hosts", line);
+}
+
+void rai_hosts_remove(const char *line)
+{
+	if (line[0])
+		rai_sh("grep -vxF '%s' /etc/hosts > /etc/hosts.rai && "
+		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
+		       line);
+}
+
 /* ---- upcalls ---------------------------------------------------------- */
 
 #define RK_CONF		"/etc/request-key.conf"

@@ -216,6 +216,14 @@ bool rai_dns_helper_ambiguous(char *version, size_t size);
 /* A name under the test zone that exists nowhere and was never asked. */
 const char *rai_unique_name(char *buf, size_t size, const char *tag);
 
+/*
+ * Append the line "ip<TAB>name" to the guest's /etc/hosts and keep it in
+ * line (size bytes) for rai_hosts_remove(): 0, or the shell's status.
+ */
+int rai_hosts_add(char *line, size_t size, const char *ip, const char *name);
+/* Take a line that rai_hosts_add() appended out again (none if empty). */
+void rai_hosts_remove(const char *line);
+
 /* ---- misc ------------------------------------------------------------- */
 
 /* Environment variable or a default. */
