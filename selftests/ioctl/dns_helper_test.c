@@ -93,16 +93,6 @@ static bool upcall_ran(long from, const char *prog)
 	return seen;
 }
 
-/* The server's own answer for @name/@type: 0 with records, else h_errno. */
-static int server_answer(const char *name, int type)
-{
-	unsigned char buf[1024];
-
-	if (res_query(name, ns_c_in, type, buf, sizeof(buf)) >= 0)
-		return 0;
-	return h_errno;
-}
-
 /* The response code the server gives for @name (A), or -1 if none. */
 static int server_rcode(const char *name)
 {
@@ -160,7 +150,7 @@ TEST_F(helper, name_without_addresses_enodata_not_enxio)
 {
 	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
 
-	ASSERT_EQ(NO_DATA, server_answer(name, ns_t_a))
+	ASSERT_EQ(NO_DATA, rai_dns_server_answer(name, ns_t_a))
 		TH_LOG("world: %s needs a TXT record only", name);
 	LOOKUP(name);
 	EXPECT_EQ(-ENODATA, self->status);

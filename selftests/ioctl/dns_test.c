@@ -48,20 +48,6 @@ FIXTURE_TEARDOWN(dns)
 	RAI_LOOKUP_TEARDOWN();
 }
 
-/*
- * What the DNS server itself answers for name/type: 0 with answers, else
- * the resolver's h_errno (HOST_NOT_FOUND for NXDOMAIN, NO_DATA, TRY_AGAIN
- * for SERVFAIL/REFUSED or no server).
- */
-static int server_answer(const char *name, int type)
-{
-	unsigned char buf[1024];
-
-	if (res_query(name, ns_c_in, type, buf, sizeof(buf)) >= 0)
-		return 0;
-	return h_errno;
-}
-
 static const char *herr(int e)
 {
 	return e ? hstrerror(e) : "answer";
@@ -140,8 +126,8 @@ TEST_F(dns, v6only_name_with_family_inet_eaddrnotavail)
 	RAI_LOOKUP("v6only.rai.test", NULL, AF_INET, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
 		TH_LOG("DNS server says for A: %s, AAAA: %s",
-		       herr(server_answer("v6only.rai.test", ns_t_a)),
-		       herr(server_answer("v6only.rai.test", ns_t_aaaa)));
+		       herr(rai_dns_server_answer("v6only.rai.test", ns_t_a)),
+		       herr(rai_dns_server_answer("v6only.rai.test", ns_t_aaaa)));
 	EXPECT_EQ(0, self->n);
 }
 
@@ -150,8 +136,8 @@ TEST_F(dns, v4only_name_with_family_inet6_eaddrnotavail)
 	RAI_LOOKUP("v4only.rai.test", NULL, AF_INET6, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
 		TH_LOG("DNS server says for A: %s, AAAA: %s",
-		       herr(server_answer("v4only.rai.test", ns_t_a)),
-		       herr(server_answer("v4only.rai.test", ns_t_aaaa)));
+		       herr(rai_dns_server_answer("v4only.rai.test", ns_t_a)),
+		       herr(rai_dns_server_answer("v4only.rai.test", ns_t_aaaa)));
 	EXPECT_EQ(0, self->n);
 }
 
@@ -174,7 +160,7 @@ TEST_F(dns, nxdomain_enxio)
 
 	rai_unique_name(name, sizeof(name), "nx");
 	/* The premise: the server itself says NXDOMAIN for this name. */
-	server = server_answer(name, ns_t_a);
+	server = rai_dns_server_answer(name, ns_t_a);
 	ASSERT_EQ(HOST_NOT_FOUND, server)
 		TH_LOG("world: the DNS server answers '%s' for %s, not NXDOMAIN (dnsmasq needs --local=/%s/)",
 		       herr(server), name, rai_env("RAI_DNS_ZONE", "rai.test"));
@@ -191,7 +177,7 @@ TEST_F(dns, nxdomain_async_error_event_enxio)
 	int server;
 
 	rai_unique_name(name, sizeof(name), "nxa");
-	server = server_answer(name, ns_t_a);
+	server = rai_dns_server_answer(name, ns_t_a);
 	ASSERT_EQ(HOST_NOT_FOUND, server)
 		TH_LOG("world: the DNS server answers '%s' for %s, not NXDOMAIN",
 		       herr(server), name);
@@ -210,8 +196,8 @@ TEST_F(dns, nxdomain_async_error_event_enxio)
 TEST_F(dns, name_without_addresses_enodata)
 {
 	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
-	int a = server_answer(name, ns_t_a);
-	int aaaa = server_answer(name, ns_t_aaaa);
+	int a = rai_dns_server_answer(name, ns_t_a);
+	int aaaa = rai_dns_server_answer(name, ns_t_aaaa);
 
 	if (a == HOST_NOT_FOUND && aaaa == HOST_NOT_FOUND)
 		SKIP(return, "world: no %s in the test zone (dnsmasq --txt-record=%s,x)",

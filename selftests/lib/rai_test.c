@@ -3,12 +3,15 @@
  * Shared helpers of the rdma_addrinfo VM selftests.  See rai_test.h.
  */
 #include <arpa/inet.h>
+#include <arpa/nameser.h>
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <resolv.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -950,4 +953,13 @@ int rai_dns_start(void)
 		usleep(10000);
 	}
 	return 0;
+}
+
+int rai_dns_server_answer(const char *name, int type)
+{
+	unsigned char buf[1024];
+
+	if (res_query(name, ns_c_in, type, buf, sizeof(buf)) >= 0)
+		return 0;
+	return h_errno;
 }

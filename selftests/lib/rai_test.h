@@ -242,5 +242,11 @@ bool rai_module_loaded(void);
 /* Stop/restart the test DNS server (dnsmasq of the VM world). */
 int rai_dns_stop(void);
 int rai_dns_start(void);
+/*
+ * What the DNS server itself answers for name/type (ns_t_a, ...): 0 with
+ * records, else the resolver's h_errno (HOST_NOT_FOUND for NXDOMAIN,
+ * NO_DATA, TRY_AGAIN for SERVFAIL/REFUSED or no server).
+ */
+int rai_dns_server_answer(const char *name, int type);
 
 #endif /* RAI_TEST_H */
