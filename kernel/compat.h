@@ -16,4 +16,25 @@
 #define rai_assign_str(dst, src)	__assign_str(dst, src)
 #endif
 
+/*
+ * IPv6 routines: through ipv6_stub where the kernel has one (6.1, 6.12;
+ * its defaults answer -EAFNOSUPPORT while IPv6 is a module not loaded),
+ * directly where IPv6 is always built in and the stub is gone (7.x).
+ * Either way the caller checks ipv6_mod_enabled() first: with
+ * ipv6.disable=1 IPv6 is present but never initialised.  Kbuild probes
+ * for the stub's header (RAI_HAVE_IPV6_STUB).
+ */
+#ifdef RAI_HAVE_IPV6_STUB
+#include <net/ipv6_stubs.h>
+#define rai_ip6_dst_lookup_flow(net, fl6) \
+	ipv6_stub->ipv6_dst_lookup_flow(net, NULL, fl6, NULL)
+#define rai_ipv6_dev_find(net, addr)	ipv6_stub->ipv6_dev_find(net, addr, NULL)
+#else
+#include <net/addrconf.h>
+#include <net/ipv6.h>
+#define rai_ip6_dst_lookup_flow(net, fl6) \
+	ip6_dst_lookup_flow(net, NULL, fl6, NULL)
+#define rai_ipv6_dev_find(net, addr)	ipv6_dev_find(net, addr, NULL)
+#endif
+
 #endif /* _RAI_COMPAT_H */

@@ -11,6 +11,7 @@
 #include "main.h"
 #include "request.h"
 #include "sa_backend.h"
+#include "source.h"
 #include "stats.h"
 
 unsigned int rai_max_requests_per_fd = 4096;
@@ -87,11 +88,16 @@ static int __init rai_init(void)
 	ret = rai_sa_backend_init();
 	if (ret)
 		goto err_dns;
-	ret = rai_device_init();
+	ret = rai_source_init();
 	if (ret)
 		goto err_sa;
+	ret = rai_device_init();
+	if (ret)
+		goto err_source;
 	return 0;
 
+err_source:
+	rai_source_exit();
 err_sa:
 	rai_sa_backend_exit();
 err_dns:
@@ -113,6 +119,7 @@ err_stats:
 static void __exit rai_exit(void)
 {
 	rai_device_exit();
+	rai_source_exit();
 	rai_sa_backend_exit();
 	rai_dns_exit();
 	destroy_workqueue(rai_wq);

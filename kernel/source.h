@@ -16,8 +16,9 @@
  * @gid: the source GID of @ibdev_name/@port_num
  * @ibdev_name: the RDMA device, NUL-terminated, or empty
  * @port_num: its port
- * @status: 0, -ENETUNREACH (no route) or -ENODEV (no RDMA device on the
- *	route's interface, or not the one the request is bound to)
+ * @status: 0, -ENETUNREACH (no route), -EAFNOSUPPORT (an IPv6 route
+ *	while the kernel runs without IPv6) or -ENODEV (no RDMA device on
+ *	the route's interface, or not the one the request is bound to)
  */
 struct rai_source {
 	union rai_sockaddr src;
@@ -29,5 +30,7 @@ struct rai_source {
 
 void rai_source_select(struct rai_request *req, const struct sockaddr *dst,
 		       struct rai_source *out);
+int rai_source_init(void);
+void rai_source_exit(void);
 
 #endif /* _RAI_SOURCE_H */
