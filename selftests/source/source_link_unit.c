@@ -18,20 +18,7 @@
 #include <string.h>
 
 #include "source_link.h"
-
-static int pass, fail;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (cond) {						\
-			pass++;						\
-		} else {						\
-			fail++;						\
-			printf("not ok %s:%d: ", __FILE__, __LINE__);	\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-		}							\
-	} while (0)
+#include "unit_check.h"
 
 /* An IPoIB hardware address: flags + QPN 0x000048, then the port GID. */
 static const u8 ipoib_addr[RAI_IPOIB_ALEN] = {
@@ -129,6 +116,5 @@ int main(void)
 {
 	test_ipoib();
 	test_ethernet();
-	printf("%d passed, %d failed\n", pass, fail);
-	return fail ? 1 : 0;
+	return UNIT_SUMMARY();
 }
