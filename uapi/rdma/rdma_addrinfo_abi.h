@@ -29,8 +29,13 @@
  * queued but not yet read: after DESTROY returns, no event for the handle
  * is ever seen.  close(2) destroys every request of the file.
  *
- * Handles are small non-zero integers, private to the file that created
- * them; a handle of another file is unknown (-ENOENT).
+ * Handles are non-zero integers, private to the file that created them; a
+ * handle of another file is unknown (-ENOENT).  They are allocated
+ * cyclically: a destroyed handle is not given out again before the 31-bit
+ * space wraps, so an event read around a DESTROY is never mistaken for an
+ * event of a newer request.  An event that another thread was still copying
+ * out when DESTROY came is not returned (that read returns the next event
+ * or none) and counts in destroy.events_dropped.
  *
  * ABI rules
  * ---------
@@ -344,7 +349,8 @@ struct rdma_addrinfo_query {
  * struct rdma_addrinfo_destroy - RDMA_ADDRINFO_IOC_DESTROY (in/out)
  * @handle: in, the request to cancel (if in flight) and free
  * @flags: in, zero
- * @events_dropped: out, 1 if its event was queued and is now dropped
+ * @events_dropped: out, 1 if its event was queued (or being read by
+ *	another thread) and is now dropped
  * @reserved: zero
  */
 struct rdma_addrinfo_destroy {
