@@ -141,7 +141,8 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 	if (!memchr(r->ibdev_name, '\0', sizeof(r->ibdev_name)))
 		return -EINVAL;
 	if (r->ai_flags & RDMA_ADDRINFO_RAI_SA) {
-		if (r->node || !r->service || !r->ibdev_name[0])
+		if (r->node || !r->service || !r->ibdev_name[0] ||
+		    !r->port_num)
 			return -EINVAL;
 	} else if (!r->node && !r->service &&
 		   !(r->ai_flags & RDMA_ADDRINFO_RAI_PASSIVE)) {

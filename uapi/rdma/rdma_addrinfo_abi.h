@@ -214,7 +214,7 @@ struct rdma_addrinfo_info {
  *	RC/UC need PS_TCP/PS_IB, else -EINVAL (EAI_QPTYPE); 0 means UD for
  *	PS_UDP/PS_IPOIB, else RC
  * @src_len: in, length of @src_addr (0: no source given)
- * @port_num: in, port of @ibdev_name (required with RAI_SA)
+ * @port_num: in, port of @ibdev_name (required with RAI_SA: 0 is -EINVAL)
  * @src_addr: in, the caller's bound source address (hints.ai_src_addr or
  *	the rdma_cm_id's binding); results keep to its family and device
  * @ibdev_name: in, NUL-terminated RDMA device the caller is bound to, or
