@@ -793,23 +793,35 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 
 /* ---- starting and cancelling ------------------------------------------ */
 
+/*
+ * The port @port_num of the device named @name (under rai_sa_rwsem).  A
+ * rename frees the old name: names are compared by the RDMA core, under
+ * its own lock, never through dev_name() here.
+ */
 static struct rai_sa_port *rai_sa_find_port(struct net *net, const char *name,
 					    u32 port_num)
 {
+	struct rai_sa_port *port = ERR_PTR(-ENODEV);
+	struct ib_device *ibdev;
 	struct rai_sa_dev *dev;
 
+	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	if (!ibdev)
+		return port;
 	list_for_each_entry(dev, &rai_sa_devs, node) {
-		if (strcmp(dev_name(&dev->ibdev->dev), name))
+		if (dev->ibdev != ibdev)
 			continue;
-		if (net && !rdma_dev_access_netns(dev->ibdev, net))
+		if (net && !rdma_dev_access_netns(ibdev, net))
 			break;
 		if (port_num < dev->start_port || port_num > dev->end_port)
-			return ERR_PTR(-ENODEV);
-		if (!dev->port[port_num - dev->start_port].agent)
-			return ERR_PTR(-EHOSTUNREACH);
-		return &dev->port[port_num - dev->start_port];
+			break;
+		port = &dev->port[port_num - dev->start_port];
+		if (!port->agent)
+			port = ERR_PTR(-EHOSTUNREACH);
+		break;
 	}
-	return ERR_PTR(-ENODEV);
+	ib_device_put(ibdev);
+	return port;
 }
 
 /* An identical op in flight on @port (under rai_sa_lock). */
