@@ -52,14 +52,16 @@ static long rai_ioctl_get_event(struct rai_file *file, struct file *filp,
 	struct rai_request *req;
 	int ret;
 
-	ret = rai_event_pop(file, filp->f_flags & O_NONBLOCK, &ev, &req);
-	if (ret)
-		return ret;
-	if (copy_to_user(arg, &ev, sizeof(ev))) {
-		rai_event_unpop(req);
-		return -EFAULT;
-	}
-	rai_request_put(req);
+	/* An event whose request was destroyed during the copy is not one. */
+	do {
+		ret = rai_event_pop(file, filp->f_flags & O_NONBLOCK, &ev, &req);
+		if (ret)
+			return ret;
+		if (copy_to_user(arg, &ev, sizeof(ev))) {
+			rai_event_unpop(req);
+			return -EFAULT;
+		}
+	} while (!rai_event_delivered(req));
 	return 0;
 }
 
@@ -166,8 +168,9 @@ static ssize_t rai_read(struct file *filp, char __user *buf, size_t count,
 			ret = -EFAULT;
 			break;
 		}
-		rai_request_put(req);
-		done += sizeof(ev);
+		/* Destroyed during the copy: overwritten or past the count. */
+		if (rai_event_delivered(req))
+			done += sizeof(ev);
 	}
 	return done ? done : ret;
 }

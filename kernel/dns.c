@@ -51,6 +51,7 @@
  *  - dns_query() refuses names shorter than 3 bytes with -EINVAL.
  */
 #include <linux/jiffies.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
@@ -225,7 +226,17 @@ static void rai_dns_work(struct work_struct *work)
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
 	t0 = ktime_get_ns();
-	ret = rai_dns_query(req, &list, &expiry);
+	/*
+	 * An upcall may never return (a helper that hangs): while one runs,
+	 * rmmod fails with EBUSY rather than wait for it in rai_dns_exit().
+	 * The module going away means every file is closed: skip it.
+	 */
+	if (try_module_get(THIS_MODULE)) {
+		ret = rai_dns_query(req, &list, &expiry);
+		module_put(THIS_MODULE);
+	} else {
+		ret = -ESHUTDOWN;
+	}
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	up(&rai_upcall_sem);

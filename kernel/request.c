@@ -15,9 +15,14 @@
  *  - Exactly one party removes a handle: whoever gets the pointer back from
  *    xa_erase()/xa_cmpxchg().  That party detaches the request: a pending
  *    request turns RAI_REQ_CANCELLED (its later completion is discarded),
- *    a queued event is unlinked.  Both happen under the file lock, as do
- *    completion and event removal, so no event of a detached request can
- *    be read afterwards.
+ *    a queued event is unlinked, an event that a reader is copying out
+ *    at that moment is revoked (the reader does not report it).  All of
+ *    it happens under the file lock, as do completion, event removal and
+ *    the reader's check after its copy, so no event of a detached request
+ *    is reported once DESTROY has returned.
+ *  - Handles are allocated cyclically: a destroyed handle is not reused
+ *    soon, so an event that a reader reported just before a concurrent
+ *    DESTROY cannot be taken for the event of a new request.
  *  - A backend that works asynchronously holds a reference of its own;
  *    every request holds a reference on its file, so a late completion
  *    after close() finds valid memory and is simply dropped.
@@ -114,6 +119,7 @@ static bool rai_request_detach(struct rai_request *req)
 	unsigned long flags;
 
 	spin_lock_irqsave(&file->lock, flags);
+	req->detached = true;
 	if (req->state == RAI_REQ_PENDING) {
 		WRITE_ONCE(req->state, RAI_REQ_CANCELLED);
 		was_pending = true;
@@ -123,6 +129,9 @@ static bool rai_request_detach(struct rai_request *req)
 		req->event_queued = false;
 		dropped = true;
 	}
+	/* A reader copying it out drops it in rai_event_delivered(). */
+	if (req->delivering)
+		dropped = true;
 	spin_unlock_irqrestore(&file->lock, flags);
 
 	trace_rai_request_destroy(req, was_pending, dropped);
@@ -251,8 +260,13 @@ bool rai_request_cancelled(struct rai_request *req)
  */
 int rai_request_publish(struct rai_request *req)
 {
-	return xa_alloc(&req->file->handles, &req->handle, req, xa_limit_31b,
-			GFP_KERNEL_ACCOUNT);
+	struct rai_file *file = req->file;
+	int ret;
+
+	ret = xa_alloc_cyclic(&file->handles, &req->handle, req,
+			      XA_LIMIT(1, INT_MAX), &file->next_handle,
+			      GFP_KERNEL_ACCOUNT);
+	return ret < 0 ? ret : 0;	/* 1: the space wrapped */
 }
 
 void rai_request_start(struct rai_request *req)
@@ -375,7 +389,7 @@ bool rai_events_pending(struct rai_file *file)
  * @nonblock: fail with -EAGAIN rather than wait
  * @ev: filled in
  * @reqp: the request, referenced: hand it to rai_event_unpop() if @ev could
- *	not be delivered, else put it
+ *	not be copied out, else to rai_event_delivered()
  *
  * Return: 0, -EAGAIN or -ERESTARTSYS.
  */
@@ -392,6 +406,7 @@ int rai_event_pop(struct rai_file *file, bool nonblock,
 		if (req) {
 			list_del_init(&req->event_entry);
 			req->event_queued = false;
+			req->delivering = true;
 			rai_request_get(req);
 			memset(ev, 0, sizeof(*ev));
 			ev->context = req->context;
@@ -422,16 +437,35 @@ int rai_event_pop(struct rai_file *file, bool nonblock,
 void rai_event_unpop(struct rai_request *req)
 {
 	struct rai_file *file = req->file;
-	bool findable;
 
-	xa_lock(&file->handles);
-	findable = xa_load(&file->handles, req->handle) == req;
 	spin_lock_irq(&file->lock);
-	if (findable && req->state == RAI_REQ_DONE && !req->event_queued) {
+	req->delivering = false;
+	if (!req->detached && req->state == RAI_REQ_DONE &&
+	    !req->event_queued) {
 		list_add(&req->event_entry, &file->events);
 		req->event_queued = true;
 	}
 	spin_unlock_irq(&file->lock);
-	xa_unlock(&file->handles);
 	rai_request_put(req);
+}
+
+/**
+ * rai_event_delivered - an event popped by rai_event_pop() was copied out
+ * @req: the request of the event; its reference is dropped
+ *
+ * Return: whether the event may be reported.  False when the request was
+ * destroyed while its event was being copied: DESTROY counted it as
+ * dropped, and the reader must neither count nor return it.
+ */
+bool rai_event_delivered(struct rai_request *req)
+{
+	struct rai_file *file = req->file;
+	bool delivered;
+
+	spin_lock_irq(&file->lock);
+	req->delivering = false;
+	delivered = !req->detached;
+	spin_unlock_irq(&file->lock);
+	rai_request_put(req);
+	return delivered;
 }

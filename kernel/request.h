@@ -31,10 +31,13 @@ struct rai_request;
  * @wait: readers and pollers of @events
  * @net: network namespace of the opener (DNS, routes)
  * @nr_requests: requests held by @handles
+ * @next_handle: where the cyclic handle allocation goes on (a destroyed
+ *	handle is not given out again until the 31-bit space wraps)
  * @ref: the file itself and every request of it hold one
  */
 struct rai_file {
 	struct xarray handles;
+	u32 next_handle;
 	spinlock_t lock; /* events, request state */
 	struct list_head events;
 	wait_queue_head_t wait;
@@ -82,6 +85,10 @@ struct rai_backend_ops {
  * @state: enum rai_request_state, under @file->lock
  * @sync: RESOLVE_SYNC: completion wakes @done instead of queueing an event
  * @event_queued: on @file->events (under @file->lock)
+ * @delivering: its event was taken off @file->events by a reader that has
+ *	not finished copying it out (under @file->lock)
+ * @detached: removed from @file->handles and detached (under @file->lock):
+ *	its event is never reported again
  * @event_entry: link in @file->events
  * @done: completed when the request leaves RAI_REQ_PENDING
  * @status: completion status, 0 or -errno
@@ -116,6 +123,8 @@ struct rai_request {
 	enum rai_request_state state;
 	bool sync;
 	bool event_queued;
+	bool delivering;
+	bool detached;
 	struct list_head event_entry;
 	struct completion done;
 	int status;
@@ -170,6 +179,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 int rai_event_pop(struct rai_file *file, bool nonblock,
 		  struct rdma_addrinfo_event *ev, struct rai_request **reqp);
 void rai_event_unpop(struct rai_request *req);
+bool rai_event_delivered(struct rai_request *req);
 bool rai_events_pending(struct rai_file *file);
 
 struct rdma_addrinfo_result *rai_results_alloc(u32 nr);

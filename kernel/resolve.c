@@ -141,7 +141,8 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 	if (!memchr(r->ibdev_name, '\0', sizeof(r->ibdev_name)))
 		return -EINVAL;
 	if (r->ai_flags & RDMA_ADDRINFO_RAI_SA) {
-		if (r->node || !r->service || !r->ibdev_name[0])
+		if (r->node || !r->service || !r->ibdev_name[0] ||
+		    !r->port_num)
 			return -EINVAL;
 	} else if (!r->node && !r->service &&
 		   !(r->ai_flags & RDMA_ADDRINFO_RAI_PASSIVE)) {
@@ -272,20 +273,30 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	ret = rai_request_publish(req);
 	if (ret)
 		goto err_abandon;
-	rai_request_start(req);
 
 	r.handle = req->handle;
 	r.status = 0;
 	r.num_results = 0;
+	/*
+	 * The caller learns the handle of an asynchronous request before it
+	 * starts: had the copy failed after an event could be queued, another
+	 * thread might read that event for a handle nobody knows.
+	 */
+	if (!req->sync && copy_to_user(arg, &r, sizeof(r))) {
+		rai_request_cancel(req);
+		ret = -EFAULT;
+		goto out_put;
+	}
+	rai_request_start(req);
 	if (req->sync) {
 		ret = rai_resolve_wait(req, &r);
 		if (ret)
 			goto out_put;
-	}
-	if (copy_to_user(arg, &r, sizeof(r))) {
-		/* The caller cannot know the handle: no request, no event. */
-		rai_request_cancel(req);
-		ret = -EFAULT;
+		/* A synchronous request queues no event. */
+		if (copy_to_user(arg, &r, sizeof(r))) {
+			rai_request_cancel(req);
+			ret = -EFAULT;
+		}
 	}
 out_put:
 	rai_request_put(req);

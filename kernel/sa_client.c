@@ -482,31 +482,17 @@ static int rai_sa_build_roce_ah(struct rai_sa_port *port,
 	return PTR_ERR_OR_ZERO(ah->ah);
 }
 
-/* A reference to the port's current SA address handle, built if needed. */
-static struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
+/* Builds of an SA address undone by port events before one is kept. */
+#define RAI_SA_AH_TRIES		3
+
+static int rai_sa_build_ah(struct rai_sa_port *port, struct rai_sa_ah **ahp)
 {
-	int gid_gen = atomic_read(&rai_sa_gid_gen);
-	struct rai_sa_ah *ah, *old = NULL;
-	LIST_HEAD(stale);
+	struct rai_sa_ah *ah;
 	int ret;
 
-	mutex_lock(&port->ah_mutex);
-	spin_lock(&rai_sa_lock);
-	ah = port->ah;
-	if (ah && port->ah_gid_gen == gid_gen) {
-		kref_get(&ah->ref);
-		*gen = port->gen;
-		spin_unlock(&rai_sa_lock);
-		mutex_unlock(&port->ah_mutex);
-		return ah;
-	}
-	spin_unlock(&rai_sa_lock);
-
 	ah = kzalloc(sizeof(*ah), GFP_KERNEL);
-	if (!ah) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!ah)
+		return -ENOMEM;
 	kref_init(&ah->ref);
 	if (rdma_cap_ib_sa(port->dev->ibdev, port->port_num))
 		ret = rai_sa_build_ib_ah(port, ah);
@@ -517,24 +503,75 @@ static struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
 	if (ret) {
 		kfree(ah);
 		/* No SA on this port; EHOSTUNREACH for any failure. */
-		ret = ret == -ENOMEM ? ret : -EHOSTUNREACH;
-		goto out;
+		return ret == -ENOMEM ? ret : -EHOSTUNREACH;
 	}
+	*ahp = ah;
+	return 0;
+}
 
-	spin_lock(&rai_sa_lock);
-	old = port->ah;
-	port->ah = ah;
-	kref_get(&ah->ref);
-	if (port->ah_gid_gen != gid_gen) {
-		/* A new sa_gid: what was cached came from another SA. */
-		port->ah_gid_gen = gid_gen;
-		port->gen++;
-		list_splice_init(&port->cache, &stale);
-		port->ncache = 0;
+/*
+ * A reference to the port's current SA address handle, built if needed.
+ * The port's state is read while building without rai_sa_lock: a port
+ * event in between makes the new address stale, and it is built again
+ * (rai_sa_addr_install()).  Should events keep coming, the last one built
+ * serves this query only, under the generation it was built for, so that
+ * its answer is never cached under a newer one.
+ */
+static struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
+{
+	enum rai_sa_addr_verdict verdict;
+	struct rai_sa_ah *ah, *old = NULL;
+	struct rai_sa_addr_gen st;
+	int gid_gen, tries, ret;
+	LIST_HEAD(stale);
+	u32 built_gen;
+
+	mutex_lock(&port->ah_mutex);
+	for (tries = 1; ; tries++) {
+		gid_gen = atomic_read(&rai_sa_gid_gen);
+		spin_lock(&rai_sa_lock);
+		ah = port->ah;
+		if (ah && port->ah_gid_gen == gid_gen) {
+			kref_get(&ah->ref);
+			*gen = port->gen;
+			spin_unlock(&rai_sa_lock);
+			ret = 0;
+			goto out;
+		}
+		built_gen = port->gen;
+		spin_unlock(&rai_sa_lock);
+
+		ret = rai_sa_build_ah(port, &ah);
+		if (ret)
+			goto out;
+
+		spin_lock(&rai_sa_lock);
+		st.gen = port->gen;
+		st.gid_gen = port->ah_gid_gen;
+		verdict = rai_sa_addr_install(&st, built_gen, gid_gen,
+					      atomic_read(&rai_sa_gid_gen));
+		if (verdict != RAI_SA_ADDR_STALE) {
+			old = port->ah;
+			port->ah = ah;
+			kref_get(&ah->ref);
+			port->ah_gid_gen = st.gid_gen;
+			if (verdict == RAI_SA_ADDR_INSTALL_NEW_SA) {
+				/* What was cached came from another SA. */
+				port->gen = st.gen;
+				list_splice_init(&port->cache, &stale);
+				port->ncache = 0;
+			}
+			*gen = port->gen;
+			spin_unlock(&rai_sa_lock);
+			break;
+		}
+		spin_unlock(&rai_sa_lock);
+		if (tries == RAI_SA_AH_TRIES) {
+			*gen = built_gen;
+			break;
+		}
+		rai_sa_ah_put(ah);
 	}
-	*gen = port->gen;
-	spin_unlock(&rai_sa_lock);
-	ret = 0;
 out:
 	mutex_unlock(&port->ah_mutex);
 	rai_sa_ah_put(old);
@@ -689,12 +726,42 @@ static void rai_sa_recv_handler(struct ib_mad_agent *agent,
 	ib_free_recv_mad(wc);
 }
 
+/* The status of an op whose MAD came back without an answer. */
+static void rai_sa_send_failed(struct rai_sa_op *op, enum ib_wc_status wc)
+{
+	struct rai_sa_port *port = op->port;
+	enum rai_sa_send_end end;
+
+	switch (wc) {
+	case IB_WC_RESP_TIMEOUT_ERR:
+		end = RAI_SA_SEND_TIMEOUT;
+		rai_sa_stat_inc(RAI_SA_STAT_TIMEOUTS);
+		break;
+	case IB_WC_WR_FLUSH_ERR:
+		end = RAI_SA_SEND_FLUSHED;
+		if (READ_ONCE(port->dead))
+			rai_sa_stat_inc(RAI_SA_STAT_DEV_REMOVED);
+		break;
+	case IB_WC_SUCCESS:
+		end = RAI_SA_SEND_NO_ANSWER;
+		rai_sa_stat_inc(RAI_SA_STAT_MALFORMED);
+		break;
+	default:
+		end = RAI_SA_SEND_ERROR;
+		rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
+		break;
+	}
+	op->status = rai_sa_send_status(end, READ_ONCE(port->dead));
+	/* Neighbours move: the next query builds the address again. */
+	if (end == RAI_SA_SEND_TIMEOUT || end == RAI_SA_SEND_ERROR)
+		rai_sa_port_forget_ah(port, op->ah);
+}
+
 static void rai_sa_send_handler(struct ib_mad_agent *agent,
 				struct ib_mad_send_wc *wc)
 {
 	struct ib_mad_send_buf *send_buf = wc->send_buf;
 	struct rai_sa_op *op = send_buf->context[0];
-	struct rai_sa_port *port = op->port;
 
 	if (op->res) {
 		switch (op->res->status) {
@@ -713,23 +780,8 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 		}
 	} else if (op->status) {
 		/* -ENOMEM from the receive handler */
-	} else if (wc->status == IB_WC_RESP_TIMEOUT_ERR) {
-		op->status = -ETIMEDOUT;
-		rai_sa_stat_inc(RAI_SA_STAT_TIMEOUTS);
-		rai_sa_port_forget_ah(port, op->ah);
-	} else if (wc->status == IB_WC_WR_FLUSH_ERR) {
-		op->status = READ_ONCE(port->dead) ? -ENODEV : -ECANCELED;
-		if (op->status == -ENODEV)
-			rai_sa_stat_inc(RAI_SA_STAT_DEV_REMOVED);
-	} else if (wc->status == IB_WC_SUCCESS) {
-		/* Completed without an answer handed to us. */
-		op->status = -EPROTO;
-		rai_sa_stat_inc(RAI_SA_STAT_MALFORMED);
 	} else {
-		/* The MAD could not be sent. */
-		op->status = -EHOSTUNREACH;
-		rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
-		rai_sa_port_forget_ah(port, op->ah);
+		rai_sa_send_failed(op, wc->status);
 	}
 
 	spin_lock(&rai_sa_lock);
@@ -741,23 +793,35 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 
 /* ---- starting and cancelling ------------------------------------------ */
 
+/*
+ * The port @port_num of the device named @name (under rai_sa_rwsem).  A
+ * rename frees the old name: names are compared by the RDMA core, under
+ * its own lock, never through dev_name() here.
+ */
 static struct rai_sa_port *rai_sa_find_port(struct net *net, const char *name,
 					    u32 port_num)
 {
+	struct rai_sa_port *port = ERR_PTR(-ENODEV);
+	struct ib_device *ibdev;
 	struct rai_sa_dev *dev;
 
+	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	if (!ibdev)
+		return port;
 	list_for_each_entry(dev, &rai_sa_devs, node) {
-		if (strcmp(dev_name(&dev->ibdev->dev), name))
+		if (dev->ibdev != ibdev)
 			continue;
-		if (net && !rdma_dev_access_netns(dev->ibdev, net))
+		if (net && !rdma_dev_access_netns(ibdev, net))
 			break;
 		if (port_num < dev->start_port || port_num > dev->end_port)
-			return ERR_PTR(-ENODEV);
-		if (!dev->port[port_num - dev->start_port].agent)
-			return ERR_PTR(-EHOSTUNREACH);
-		return &dev->port[port_num - dev->start_port];
+			break;
+		port = &dev->port[port_num - dev->start_port];
+		if (!port->agent)
+			port = ERR_PTR(-EHOSTUNREACH);
+		break;
 	}
-	return ERR_PTR(-ENODEV);
+	ib_device_put(ibdev);
+	return port;
 }
 
 /* An identical op in flight on @port (under rai_sa_lock). */

@@ -193,3 +193,37 @@ unsigned int rai_sa_resp_copy(const struct rai_sa_req *req,
 	}
 	return n;
 }
+
+int rai_sa_send_status(enum rai_sa_send_end end, bool dev_gone)
+{
+	switch (end) {
+	case RAI_SA_SEND_NO_ANSWER:
+		return -EPROTO;
+	case RAI_SA_SEND_TIMEOUT:
+		return -ETIMEDOUT;
+	case RAI_SA_SEND_FLUSHED:
+		/*
+		 * Flushed: the agent is unregistered (the device goes) or
+		 * the MAD was cancelled, which only happens once it has no
+		 * query left.  Never -ECANCELED: the ABI does not report it.
+		 */
+		return dev_gone ? -ENODEV : -EHOSTUNREACH;
+	case RAI_SA_SEND_ERROR:
+	default:
+		return -EHOSTUNREACH;
+	}
+}
+
+enum rai_sa_addr_verdict rai_sa_addr_install(struct rai_sa_addr_gen *port,
+					     u32 built_gen, int built_gid_gen,
+					     int gid_gen_now)
+{
+	/* Built from the state before an event, or for an old sa_gid. */
+	if (port->gen != built_gen || built_gid_gen != gid_gen_now)
+		return RAI_SA_ADDR_STALE;
+	if (port->gid_gen == built_gid_gen)
+		return RAI_SA_ADDR_INSTALL;
+	port->gid_gen = built_gid_gen;
+	port->gen++;
+	return RAI_SA_ADDR_INSTALL_NEW_SA;
+}

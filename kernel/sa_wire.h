@@ -132,4 +132,57 @@ unsigned int rai_sa_resp_copy(const struct rai_sa_req *req,
 			      const u8 *const *seg, unsigned int nseg,
 			      u8 *dst, unsigned int max);
 
+/*
+ * Decisions of the SA client (sa_client.c), pure functions here for the
+ * same reason: the cases the VM cannot produce on demand (a MAD flushed
+ * without the device going, a port event in the middle of building the
+ * SA address) are unit-tested on the host.
+ */
+
+/* How the MAD layer gave a send back without an answer. */
+enum rai_sa_send_end {
+	RAI_SA_SEND_NO_ANSWER,	/* completed, but no answer was handed over */
+	RAI_SA_SEND_TIMEOUT,	/* no answer after every retry */
+	RAI_SA_SEND_FLUSHED,	/* cancelled, or the agent was unregistered */
+	RAI_SA_SEND_ERROR,	/* the MAD could not be sent */
+};
+
+/*
+ * The status of the queries of a MAD that ended so (sa_client.h lists the
+ * statuses); @dev_gone: the device is being removed.
+ */
+int rai_sa_send_status(enum rai_sa_send_end end, bool dev_gone);
+
+/**
+ * struct rai_sa_addr_gen - generations of a port's SA address
+ * @gen: the port's generation: bumped by every port event after which the
+ *	SA may differ (SM, LID, P_Key, GID change, port up or down) and by
+ *	a new sa_gid.  Queries and cached answers carry it.
+ * @gid_gen: the sa_gid generation the installed address was built for
+ */
+struct rai_sa_addr_gen {
+	u32 gen;
+	int gid_gen;
+};
+
+/*
+ * INSTALL: install it, @gen unchanged; INSTALL_NEW_SA: install it, it is
+ * for a new sa_gid: a new @gen, the cache is dropped; STALE: do not
+ * install it, build it again.
+ */
+enum rai_sa_addr_verdict {
+	RAI_SA_ADDR_INSTALL,
+	RAI_SA_ADDR_INSTALL_NEW_SA,
+	RAI_SA_ADDR_STALE,
+};
+
+/*
+ * An SA address was built from the port's state while the port was at
+ * generation @built_gen, for sa_gid generation @built_gid_gen; sa_gid is
+ * now at @gid_gen_now.  May it be installed into @port (updated if so)?
+ */
+enum rai_sa_addr_verdict rai_sa_addr_install(struct rai_sa_addr_gen *port,
+					     u32 built_gen, int built_gid_gen,
+					     int gid_gen_now);
+
 #endif /* _RAI_SA_WIRE_H */

@@ -444,4 +444,65 @@ TEST_F(life, requests_use_the_openers_network_namespace)
 		       WEXITSTATUS(status));
 }
 
+/*
+ * An upcall that does not return (a request-key helper that sleeps) holds
+ * the module: rmmod fails at once instead of waiting for it forever, and
+ * succeeds once the upcall is over.
+ */
+TEST_F_TIMEOUT(life, rmmod_refused_while_upcall_hangs, 120)
+{
+	char name[128];
+	int status, ret;
+	long c0;
+	pid_t pid;
+
+	if (!rai_module_loaded())
+		SKIP(return, "module not loaded by the runner");
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	use_upcall_counter(_metadata, self);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name),
+						       "rmmod"),
+				       NULL, AF_UNSPEC, 0, 1, NULL));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
+	/* No file is open any more: only the upcall is left. */
+	close(self->fd);
+	self->fd = -1;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(-rai_module_unload());
+	ret = wait_child(pid, &status, 5000);
+	if (ret) {
+		/* It waits for the upcall: end it, or it waits forever. */
+		rai_upcall_hold(false);
+		waitpid(pid, &status, 0);
+		self->unloaded = true;
+	}
+	ASSERT_EQ(0, ret) TH_LOG("rmmod still waiting for the upcall after 5 s");
+	ASSERT_TRUE(WIFEXITED(status));
+	if (!WEXITSTATUS(status))
+		self->unloaded = true;
+	EXPECT_TRUE(WEXITSTATUS(status) == EAGAIN ||
+		    WEXITSTATUS(status) == EBUSY)
+		TH_LOG("rmmod: %s", strerror(WEXITSTATUS(status)));
+	EXPECT_TRUE(rai_module_loaded());
+
+	/* The upcall ends: the module goes. */
+	rai_upcall_hold(false);
+	ret = unload_within(30000);
+	if (!ret)
+		self->unloaded = true;
+	ASSERT_EQ(0, ret) TH_LOG("unload after the upcall: %s", strerror(-ret));
+	ret = rai_module_load(NULL);
+	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(0, rai_fd_works(self->fd));
+}
+
 TEST_HARNESS_MAIN

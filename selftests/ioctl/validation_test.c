@@ -480,6 +480,13 @@ TEST_F(val, resolve_rai_sa_without_ibdev_einval)
 	RESOLVE_REJECTED(-EINVAL, sa_req(&r, NULL, RDMA_ADDRINFO_RAI_SA, false));
 }
 
+/* The header: port_num is required with RAI_SA; there is no port 0. */
+TEST_F(val, resolve_rai_sa_port_zero_einval)
+{
+	RESOLVE_REJECTED(-EINVAL, sa_req(&r, NULL, RDMA_ADDRINFO_RAI_SA, true);
+			 r.port_num = 0);
+}
+
 TEST_F(val, resolve_rai_sa_without_sa_backend_eopnotsupp)
 {
 	struct rdma_addrinfo_info info;

@@ -351,12 +351,99 @@ static void test_fuzz(void)
 	CHECK(!bad, "fuzz: %u inconsistent results", bad);
 }
 
+/* The completion statuses sa_client.h and the ABI header allow. */
+static bool abi_status(int st)
+{
+	switch (st) {
+	case -ENXIO: case -ETIMEDOUT: case -EHOSTUNREACH: case -EPROTO:
+	case -EREMOTEIO: case -ENODEV: case -ENOMEM:
+		return true;
+	}
+	return false;
+}
+
+/* A MAD given back without an answer never ends as -ECANCELED. */
+static void test_send_status(void)
+{
+	static const char *const names[] = {
+		"no answer", "timeout", "flushed", "send error",
+	};
+	enum rai_sa_send_end end;
+	int gone, st;
+
+	for (end = RAI_SA_SEND_NO_ANSWER; end <= RAI_SA_SEND_ERROR; end++) {
+		for (gone = 0; gone <= 1; gone++) {
+			st = rai_sa_send_status(end, gone);
+			CHECK(abi_status(st), "send %s, device %s: status %d",
+			      names[end], gone ? "gone" : "there", st);
+		}
+	}
+	CHECK(rai_sa_send_status(RAI_SA_SEND_FLUSHED, true) == -ENODEV,
+	      "flushed as the device goes: %d",
+	      rai_sa_send_status(RAI_SA_SEND_FLUSHED, true));
+	CHECK(rai_sa_send_status(RAI_SA_SEND_TIMEOUT, false) == -ETIMEDOUT,
+	      "timeout: %d", rai_sa_send_status(RAI_SA_SEND_TIMEOUT, false));
+}
+
+/*
+ * The SA address of a port is built from its state without the lock; a
+ * port event (rai_sa_port_reset(): gen + 1) or a new sa_gid during the
+ * build makes it stale.
+ */
+static void test_addr_install(void)
+{
+	struct rai_sa_addr_gen port = { .gen = 5, .gid_gen = 2 };
+	enum rai_sa_addr_verdict v;
+
+	/* Quiet port: installed, generation unchanged. */
+	v = rai_sa_addr_install(&port, 5, 2, 2);
+	CHECK(v == RAI_SA_ADDR_INSTALL && port.gen == 5 && port.gid_gen == 2,
+	      "quiet port: verdict %d gen %u", v, port.gen);
+
+	/* SM or LID change while building: not under the new generation. */
+	port.gen = 6;
+	v = rai_sa_addr_install(&port, 5, 2, 2);
+	CHECK(v == RAI_SA_ADDR_STALE,
+	      "port event during the build: verdict %d (stale address installed under gen %u)",
+	      v, port.gen);
+	CHECK(port.gen == 6 && port.gid_gen == 2,
+	      "a stale build changed the port: gen %u gid_gen %d", port.gen,
+	      port.gid_gen);
+
+	/* Built again after the event: installed. */
+	v = rai_sa_addr_install(&port, 6, 2, 2);
+	CHECK(v == RAI_SA_ADDR_INSTALL && port.gen == 6,
+	      "rebuilt after the event: verdict %d gen %u", v, port.gen);
+
+	/* A new sa_gid: installed, new generation (the cache goes). */
+	v = rai_sa_addr_install(&port, 6, 3, 3);
+	CHECK(v == RAI_SA_ADDR_INSTALL_NEW_SA && port.gen == 7 &&
+	      port.gid_gen == 3,
+	      "new sa_gid: verdict %d gen %u gid_gen %d", v, port.gen,
+	      port.gid_gen);
+
+	/* sa_gid changed again while building for the previous one. */
+	v = rai_sa_addr_install(&port, 7, 3, 4);
+	CHECK(v == RAI_SA_ADDR_STALE && port.gen == 7 && port.gid_gen == 3,
+	      "sa_gid changed during the build: verdict %d gen %u gid_gen %d",
+	      v, port.gen, port.gid_gen);
+
+	/* Generations wrap. */
+	port.gen = 0xffffffffu;
+	port.gid_gen = 4;
+	v = rai_sa_addr_install(&port, 0xffffffffu, 5, 5);
+	CHECK(v == RAI_SA_ADDR_INSTALL_NEW_SA && port.gen == 0,
+	      "wrap: verdict %d gen %u", v, port.gen);
+}
+
 int main(void)
 {
 	test_requests();
 	test_tables();
 	test_get();
 	test_fuzz();
+	test_send_status();
+	test_addr_install();
 	printf("%d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
 }

@@ -79,6 +79,19 @@ for mode in truncate badattr; do
 		grep -q 'status\[-71\]=1' <<< "$out"
 done
 
+# A renamed device is found under its new name only (the RDMA core
+# compares the names, under its own lock).
+fresh
+if rdma dev set "$dev" name raitmp0; then
+	out=$("$build/sa_burst" -d raitmp0 -n 1 -r svc-a 2>&1)
+	old=$("$build/sa_burst" -d "$dev" -n 1 -r svc-a 2>&1)
+	rdma dev set raitmp0 name "$dev"
+	check "renamed device: new name resolves ($out), old name -ENODEV ($old)" \
+		bash -c "grep -q 'ok 1 ' <<< '$out' && grep -q 'status\[-19\]=1' <<< '$old'"
+else
+	nok "rdma dev set $dev name raitmp0 failed"
+fi
+
 # Last: the device goes away with 20 queries waiting for a slow SA.
 fresh; "$world" mode slow delay_ms=4000
 burst -n 20 -r svc-b > /run/sa-burst-removed.out &

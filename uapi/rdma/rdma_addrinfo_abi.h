@@ -29,8 +29,13 @@
  * queued but not yet read: after DESTROY returns, no event for the handle
  * is ever seen.  close(2) destroys every request of the file.
  *
- * Handles are small non-zero integers, private to the file that created
- * them; a handle of another file is unknown (-ENOENT).
+ * Handles are non-zero integers, private to the file that created them; a
+ * handle of another file is unknown (-ENOENT).  They are allocated
+ * cyclically: a destroyed handle is not given out again before the 31-bit
+ * space wraps, so an event read around a DESTROY is never mistaken for an
+ * event of a newer request.  An event that another thread was still copying
+ * out when DESTROY came is not returned (that read returns the next event
+ * or none) and counts in destroy.events_dropped.
  *
  * ABI rules
  * ---------
@@ -209,7 +214,7 @@ struct rdma_addrinfo_info {
  *	RC/UC need PS_TCP/PS_IB, else -EINVAL (EAI_QPTYPE); 0 means UD for
  *	PS_UDP/PS_IPOIB, else RC
  * @src_len: in, length of @src_addr (0: no source given)
- * @port_num: in, port of @ibdev_name (required with RAI_SA)
+ * @port_num: in, port of @ibdev_name (required with RAI_SA: 0 is -EINVAL)
  * @src_addr: in, the caller's bound source address (hints.ai_src_addr or
  *	the rdma_cm_id's binding); results keep to its family and device
  * @ibdev_name: in, NUL-terminated RDMA device the caller is bound to, or
@@ -347,7 +352,8 @@ struct rdma_addrinfo_query {
  * struct rdma_addrinfo_destroy - RDMA_ADDRINFO_IOC_DESTROY (in/out)
  * @handle: in, the request to cancel (if in flight) and free
  * @flags: in, zero
- * @events_dropped: out, 1 if its event was queued and is now dropped
+ * @events_dropped: out, 1 if its event was queued (or being read by
+ *	another thread) and is now dropped
  * @reserved: zero
  */
 struct rdma_addrinfo_destroy {
