@@ -482,6 +482,8 @@ static void rai_dns_work(struct work_struct *work)
 complete:
 	rai_request_complete(req, ret, results, nr);
 out:
+	if (cancel_delayed_work(&req->timeout))
+		rai_request_put(req);
 	rai_request_put(req);
 }
 
