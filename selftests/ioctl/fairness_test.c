@@ -219,8 +219,12 @@ static void lookup_once(int wfd, const char *name)
 	_exit(0);
 }
 
-static pid_t spawn_flood(uid_t uid, int *rfd, const char *tag, char **names,
-			 int n, bool wait)
+/*
+ * A child as uid reporting on *rfd: one lookup of name if set, else a
+ * flood (see flood()).
+ */
+static pid_t spawn(uid_t uid, int *rfd, const char *name, const char *tag,
+		   char **names, int n, bool wait)
 {
 	int p[2];
 	pid_t pid;
@@ -230,6 +234,8 @@ static pid_t spawn_flood(uid_t uid, int *rfd, const char *tag, char **names,
 	pid = rai_fork_as(uid);
 	if (pid == 0) {
 		close(p[0]);
+		if (name)
+			lookup_once(p[1], name);
 		flood(p[1], tag, names, n, wait);
 	}
 	close(p[1]);
@@ -237,22 +243,9 @@ static pid_t spawn_flood(uid_t uid, int *rfd, const char *tag, char **names,
 	return pid;
 }
 
-static pid_t spawn_lookup(uid_t uid, int *rfd, const char *name)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	pid = rai_fork_as(uid);
-	if (pid == 0) {
-		close(p[0]);
-		lookup_once(p[1], name);
-	}
-	close(p[1]);
-	*rfd = p[0];
-	return pid;
-}
+#define spawn_flood(uid, rfd, tag, names, n, wait) \
+	spawn(uid, rfd, NULL, tag, names, n, wait)
+#define spawn_lookup(uid, rfd, name) spawn(uid, rfd, name, NULL, NULL, 0, false)
 
 /* Slots one user can take: max_upcalls_per_user, or all of them. */
 static unsigned int user_slots(const struct rdma_addrinfo_info *info)
@@ -400,6 +393,26 @@ TEST_F_TIMEOUT(fair, per_user_request_cap_edquot_across_files, 60)
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
 
+/*
+ * Until the flood's report arrives on rfd (consumed, closed): the most
+ * keys root held, sampled every 100 ms.
+ */
+static int watch_root_keys(int rfd, struct report *rep, long k0, long *kmax)
+{
+	long k;
+	int ret;
+
+	*kmax = k0;
+	do {
+		k = rai_key_user_keys(0);
+		if (k > *kmax)
+			*kmax = k;
+		ret = read_report(rfd, rep, 100);
+	} while (ret == -ETIMEDOUT);
+	close(rfd);
+	return ret;
+}
+
 /* /etc/hosts names, resolvable, whose keys live 600 s. */
 #define FLOOD_NAMES	120
 
@@ -407,9 +420,9 @@ TEST_F_TIMEOUT(fair, flood_of_names_keeps_roots_keys_under_the_budget, 240)
 {
 	struct rdma_addrinfo_info info;
 	char *names[FLOOD_NAMES], bname[200], line[256];
-	long k0, k, kmax, budget = 40;
+	long k0, kmax, budget = 40;
 	struct report rep;
-	int rfd, i, ret;
+	int rfd, i;
 	FILE *f;
 
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
@@ -436,15 +449,7 @@ TEST_F_TIMEOUT(fair, flood_of_names_keeps_roots_keys_under_the_budget, 240)
 
 	self->a = spawn_flood(UID_A, &rfd, NULL, names, FLOOD_NAMES, true);
 	ASSERT_LT(0, self->a);
-	kmax = k0;
-	do {
-		k = rai_key_user_keys(0);
-		if (k > kmax)
-			kmax = k;
-		ret = read_report(rfd, &rep, 100);
-	} while (ret == -ETIMEDOUT);
-	ASSERT_EQ(0, ret);
-	close(rfd);
+	ASSERT_EQ(0, watch_root_keys(rfd, &rep, k0, &kmax));
 	for (i = 0; i < FLOOD_NAMES; i++)
 		free(names[i]);
 	EXPECT_EQ(0, rep.ret);
@@ -470,15 +475,7 @@ TEST_F_TIMEOUT(fair, flood_of_names_keeps_roots_keys_under_the_budget, 240)
 	 */
 	self->a = spawn_flood(UID_A, &rfd, "keynx", NULL, FLOOD_NAMES, true);
 	ASSERT_LT(0, self->a);
-	kmax = k0;
-	do {
-		k = rai_key_user_keys(0);
-		if (k > kmax)
-			kmax = k;
-		ret = read_report(rfd, &rep, 100);
-	} while (ret == -ETIMEDOUT);
-	ASSERT_EQ(0, ret);
-	close(rfd);
+	ASSERT_EQ(0, watch_root_keys(rfd, &rep, k0, &kmax));
 	EXPECT_EQ(0, rep.ret);
 	EXPECT_LT(0, rep.eagain) TH_LOG("A's missing names were never refused");
 	EXPECT_GE(k0 + budget + 2 * (long)info.max_upcalls, kmax)
