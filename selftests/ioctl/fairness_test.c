@@ -428,8 +428,9 @@ TEST_F_TIMEOUT(fair, flood_of_names_keeps_roots_keys_under_the_budget, 240)
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	k0 = rai_key_user_keys(0);
 	ASSERT_LE(0, k0) TH_LOG("/proc/key-users: %s", strerror(-k0));
-	ASSERT_EQ(0, param_set(&self->saved[0], "dns_max_keys", "40"));
-	ASSERT_EQ(0, param_set(&self->saved[1], "dns_max_keys_per_user",
+	/* Without these parameters, go on: the figures show what happens. */
+	EXPECT_EQ(0, param_set(&self->saved[0], "dns_max_keys", "40"));
+	EXPECT_EQ(0, param_set(&self->saved[1], "dns_max_keys_per_user",
 			       "20"));
 	/* Positive keys live long: only invalidation can bound them. */
 	self->ttl_conf = true;
