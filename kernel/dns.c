@@ -409,6 +409,12 @@ static struct rai_dns_key *rai_dns_key_charge(struct rai_request *req,
 	return new;
 }
 
+/* Keys the records stand for now (debugfs stats). */
+unsigned int rai_dns_keys_charged(void)
+{
+	return READ_ONCE(rai_dns_nr_keys);
+}
+
 /* After the answer: the record lives as long as the key it stands for. */
 static void rai_dns_key_settle(struct rai_dns_key *key, int ret,
 			       time64_t expiry, bool invalidated)

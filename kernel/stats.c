@@ -8,6 +8,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "backend.h"
 #include "stats.h"
 
 atomic64_t rai_stats[RAI_STAT_MAX];
@@ -42,6 +43,7 @@ static int rai_stats_show(struct seq_file *m, void *v)
 			   (long long)atomic64_read(&rai_stats[i]));
 	seq_printf(m, "requests_live %d\n", atomic_read(&rai_requests_total));
 	seq_printf(m, "upcalls_active %d\n", atomic_read(&rai_upcalls_active));
+	seq_printf(m, "dns_keys %u\n", rai_dns_keys_charged());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rai_stats);
