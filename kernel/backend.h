@@ -32,6 +32,7 @@ u32 rai_backend_features(void);
 
 int rai_dns_init(void);
 void rai_dns_exit(void);
+unsigned int rai_dns_keys_charged(void);
 
 /* Fill one result for an IP destination (or a passive local address). */
 void rai_result_fill_ip(struct rai_request *req,

@@ -40,6 +40,8 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 	info.sa_retries = READ_ONCE(rai_sa_retries);
 	info.requests = atomic_read(&file->nr_requests);
 	info.result_size = sizeof(struct rdma_addrinfo_result);
+	info.max_requests_per_user = READ_ONCE(rai_max_requests_per_user);
+	info.max_upcalls_per_user = READ_ONCE(rai_max_upcalls_per_user);
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

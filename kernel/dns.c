@@ -5,15 +5,18 @@
  * Names go to the kernel's dns_resolver key type: dns_query() with the
  * option "list" (every A and AAAA address, comma-separated), in the
  * network namespace of the file's opener.  dns_query() sleeps until the
- * request-key upcall has answered, so it runs on a workqueue whose
- * max_active, together with a semaphore, bounds the number of upcalls in
- * progress (max_upcalls): each upcall is a root process.  Answers are cached
- * in the keyring for the key's lifetime; a cached name costs no upcall.
+ * request-key upcall has answered, so it runs on a workqueue, in one of
+ * max_upcalls slots (each upcall is a root process), handed out
+ * round-robin between users, at most max_upcalls_per_user to one user
+ * (see "upcall slots" below).  Answers are cached in the keyring for the
+ * key's lifetime; a cached name costs no upcall.  The keys count against
+ * root's key quota: the module bounds those it leaves behind (see "the
+ * module's dns_resolver keys" below).
  *
- * A request whose upcall has not answered dns_timeout_ms after it began
- * completes with -ETIMEDOUT; the upcall itself cannot be interrupted and
- * its late answer is dropped (it still fills the key cache).  Time spent
- * waiting for a free upcall slot does not count.
+ * A request that has not been answered dns_timeout_ms after RESOLVE
+ * completes with -ETIMEDOUT, whether it waited for a slot or for the
+ * resolver; an upcall itself cannot be interrupted and its late answer is
+ * dropped (it still fills the key cache).
  *
  * Which helper answers: with dns_helper set (the default), names are asked
  * for as "rai:NAME", which request-key hands to our own helper
@@ -53,7 +56,9 @@
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/semaphore.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/spinlock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/time64.h>
@@ -66,9 +71,9 @@
 #include "numeric.h"
 #include "rai_trace.h"
 #include "stats.h"
+#include "user.h"
 
 static struct workqueue_struct *rai_dns_wq;
-static struct semaphore rai_upcall_sem;
 
 /* dns_query() attempts when the key expires under it. */
 #define RAI_DNS_EXPIRED_TRIES	3
@@ -159,7 +164,7 @@ static bool rai_dns_helper_answered(int ret)
 }
 
 static int rai_dns_query_type(struct rai_request *req, const char *type,
-			      char **list, time64_t *expiry)
+			      char **list, time64_t *expiry, bool invalidate)
 {
 	int tries, ret = -EKEYEXPIRED;
 
@@ -169,7 +174,7 @@ static int rai_dns_query_type(struct rai_request *req, const char *type,
 	 */
 	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
 		ret = dns_query(req->file->net, type, req->node, req->node_len,
-				"list", list, expiry, false);
+				"list", list, expiry, invalidate);
 		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
 			break;
 	}
@@ -178,21 +183,261 @@ static int rai_dns_query_type(struct rai_request *req, const char *type,
 
 /* Our helper first when enabled; key.dns_resolver if it is not there. */
 static int rai_dns_query(struct rai_request *req, char **list,
-			 time64_t *expiry)
+			 time64_t *expiry, bool invalidate)
 {
 	int ret;
 
 	if (READ_ONCE(rai_dns_helper)) {
 		ret = rai_dns_query_type(req, RAI_DNS_HELPER_TYPE, list,
-					 expiry);
+					 expiry, invalidate);
 		if (ret >= 0 || rai_dns_helper_answered(ret))
 			return ret;
 		rai_stat_inc(RAI_STAT_DNS_FALLBACKS);
 		pr_debug("no helper for %s:%s (%d)\n", RAI_DNS_HELPER_TYPE,
 			 req->node, ret);
 	}
-	return rai_dns_query_type(req, NULL, list, expiry);
+	return rai_dns_query_type(req, NULL, list, expiry, invalidate);
 }
+
+/* ---- upcall slots: round-robin between users ---------------------------- */
+
+/*
+ * A request waits on its user's dns_waiting list; users with waiting
+ * requests and a free share take turns on rai_dns_turns.  Whenever a slot
+ * is free, the user at the head of the turns gets it for its oldest
+ * request and goes to the tail; a user at max_upcalls_per_user leaves the
+ * turns until one of its upcalls ends.  A request holding a slot has its
+ * work queued on rai_dns_wq (max_active = max_upcalls: it runs at once).
+ */
+static DEFINE_SPINLOCK(rai_dns_slot_lock);
+static LIST_HEAD(rai_dns_turns);
+static unsigned int rai_dns_slots_busy;
+
+static void rai_dns_dispatch(void)
+{
+	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
+	struct rai_request *req;
+	struct rai_user *user;
+
+	lockdep_assert_held(&rai_dns_slot_lock);
+	while (rai_dns_slots_busy < rai_max_upcalls &&
+	       !list_empty(&rai_dns_turns)) {
+		user = list_first_entry(&rai_dns_turns, struct rai_user,
+					dns_turn);
+		list_del_init(&user->dns_turn);
+		if (user->nr_upcalls >= per_user)
+			continue;	/* back in turn when one of its ends */
+		req = list_first_entry(&user->dns_waiting, struct rai_request,
+				       slot_entry);
+		list_del_init(&req->slot_entry);
+		if (!list_empty(&user->dns_waiting))
+			list_add_tail(&user->dns_turn, &rai_dns_turns);
+		user->nr_upcalls++;
+		rai_dns_slots_busy++;
+		/* The queue's reference goes with the work. */
+		queue_work(rai_dns_wq, &req->work);
+	}
+}
+
+static void rai_dns_slot_wait(struct rai_request *req)
+{
+	struct rai_user *user = req->user;
+
+	spin_lock(&rai_dns_slot_lock);
+	if (rai_dns_slots_busy >= rai_max_upcalls ||
+	    user->nr_upcalls >= READ_ONCE(rai_max_upcalls_per_user))
+		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
+	list_add_tail(&req->slot_entry, &user->dns_waiting);
+	if (list_empty(&user->dns_turn))
+		list_add_tail(&user->dns_turn, &rai_dns_turns);
+	rai_dns_dispatch();
+	spin_unlock(&rai_dns_slot_lock);
+}
+
+/* Take a request that has no slot yet off its user's list. */
+static bool rai_dns_slot_unwait(struct rai_request *req)
+{
+	struct rai_user *user = req->user;
+	bool waiting;
+
+	spin_lock(&rai_dns_slot_lock);
+	waiting = !list_empty(&req->slot_entry);
+	if (waiting) {
+		list_del_init(&req->slot_entry);
+		if (list_empty(&user->dns_waiting))
+			list_del_init(&user->dns_turn);
+	}
+	spin_unlock(&rai_dns_slot_lock);
+	return waiting;
+}
+
+static void rai_dns_slot_release(struct rai_request *req)
+{
+	struct rai_user *user = req->user;
+
+	spin_lock(&rai_dns_slot_lock);
+	user->nr_upcalls--;
+	rai_dns_slots_busy--;
+	if (!list_empty(&user->dns_waiting) && list_empty(&user->dns_turn))
+		list_add_tail(&user->dns_turn, &rai_dns_turns);
+	rai_dns_dispatch();
+	spin_unlock(&rai_dns_slot_lock);
+}
+
+/* ---- the module's dns_resolver keys --------------------------------------- */
+
+/*
+ * Every upcall creates dns_resolver keys as root, charged to root's key
+ * quota (/proc/key-users), which NFS, CIFS and root's own keys share.
+ * They are reaped as soon as they expire (KEY_TYPE_INSTANT_REAP, no
+ * key_gc_delay): a positive key after its TTL, a negative one after the
+ * helper's rejection timeout (at most RAI_DNS_NEG_KEY_S assumed: request-
+ * key's own and keyutils' is 60 s).  The module keeps a record of each
+ * name it asked for that may have left a key, charged to the requesting
+ * user until that key expires: at most dns_max_keys in all and
+ * dns_max_keys_per_user per user.  A name with a live record is answered
+ * from the keyring (no new key); a new name beyond a budget fails with
+ * -EAGAIN without an upcall; beyond half a budget a positive answer's key
+ * is invalidated once read, so it is reaped at once and costs nothing.
+ */
+#define RAI_DNS_NEG_KEY_S	60
+#define RAI_DNS_KEY_HASH_BITS	8
+
+struct rai_dns_key {
+	struct hlist_node hnode;
+	struct list_head entry;
+	struct rai_user *user;
+	const struct net *net;	/* compared, never dereferenced */
+	time64_t expiry;
+	unsigned int nr;
+	u32 len;
+	char name[];
+};
+
+static DEFINE_SPINLOCK(rai_dns_key_lock);
+static DEFINE_HASHTABLE(rai_dns_keys, RAI_DNS_KEY_HASH_BITS);
+static LIST_HEAD(rai_dns_key_list);
+static unsigned int rai_dns_nr_keys;
+static time64_t rai_dns_key_next_expiry;
+
+static void rai_dns_key_drop(struct rai_dns_key *key)
+{
+	lockdep_assert_held(&rai_dns_key_lock);
+	hash_del(&key->hnode);
+	list_del(&key->entry);
+	rai_dns_nr_keys -= key->nr;
+	key->user->nr_keys -= key->nr;
+	rai_user_put(key->user);
+	kfree(key);
+}
+
+static void rai_dns_key_reap(time64_t now)
+{
+	struct rai_dns_key *key, *tmp;
+	time64_t next = TIME64_MAX;
+
+	lockdep_assert_held(&rai_dns_key_lock);
+	if (now < rai_dns_key_next_expiry)
+		return;
+	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry) {
+		if (key->expiry <= now)
+			rai_dns_key_drop(key);
+		else
+			next = min(next, key->expiry);
+	}
+	rai_dns_key_next_expiry = next;
+}
+
+static u32 rai_dns_key_hash(const struct rai_request *req)
+{
+	return jhash(req->node, req->node_len,
+		     (u32)(unsigned long)req->file->net);
+}
+
+/*
+ * Before asking for req->node: NULL when a live record of the name exists
+ * (the keyring has its key), else a new record charged to the user, or
+ * ERR_PTR(-EAGAIN) when a budget is spent.  *invalidate: beyond half a
+ * budget.
+ */
+static struct rai_dns_key *rai_dns_key_charge(struct rai_request *req,
+					      bool *invalidate)
+{
+	unsigned int max = READ_ONCE(rai_dns_max_keys);
+	unsigned int umax = READ_ONCE(rai_dns_max_keys_per_user);
+	/* The rai: key, and the plain one should our helper be missing. */
+	unsigned int nr = READ_ONCE(rai_dns_helper) ? 2 : 1;
+	time64_t now = ktime_get_real_seconds();
+	struct rai_user *user = req->user;
+	u32 hash = rai_dns_key_hash(req);
+	struct rai_dns_key *key, *new;
+
+	new = kmalloc(struct_size(new, name, req->node_len), GFP_KERNEL);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	spin_lock(&rai_dns_key_lock);
+	rai_dns_key_reap(now);
+	hash_for_each_possible(rai_dns_keys, key, hnode, hash) {
+		if (key->net == req->file->net && key->len == req->node_len &&
+		    !memcmp(key->name, req->node, key->len) &&
+		    key->expiry > now) {
+			spin_unlock(&rai_dns_key_lock);
+			kfree(new);
+			return NULL;
+		}
+	}
+	if (rai_dns_nr_keys + nr > max || user->nr_keys + nr > umax) {
+		spin_unlock(&rai_dns_key_lock);
+		kfree(new);
+		rai_stat_inc(RAI_STAT_DNS_KEYS_FULL);
+		return ERR_PTR(-EAGAIN);
+	}
+	*invalidate = rai_dns_nr_keys + nr > max / 2 ||
+		      user->nr_keys + nr > umax / 2;
+	new->net = req->file->net;
+	new->len = req->node_len;
+	memcpy(new->name, req->node, new->len);
+	new->nr = nr;
+	new->expiry = now + RAI_DNS_NEG_KEY_S;	/* until the answer */
+	refcount_inc(&user->ref);
+	new->user = user;
+	user->nr_keys += nr;
+	rai_dns_nr_keys += nr;
+	hash_add(rai_dns_keys, &new->hnode, hash);
+	list_add_tail(&new->entry, &rai_dns_key_list);
+	rai_dns_key_next_expiry = min(rai_dns_key_next_expiry, new->expiry);
+	spin_unlock(&rai_dns_key_lock);
+	return new;
+}
+
+/* Keys the records stand for now (debugfs stats). */
+unsigned int rai_dns_keys_charged(void)
+{
+	return READ_ONCE(rai_dns_nr_keys);
+}
+
+/* After the answer: the record lives as long as the key it stands for. */
+static void rai_dns_key_settle(struct rai_dns_key *key, int ret,
+			       time64_t expiry, bool invalidated)
+{
+	if (!key)
+		return;
+	spin_lock(&rai_dns_key_lock);
+	if (ret == -EINVAL || (ret >= 0 && invalidated)) {
+		rai_dns_key_drop(key);		/* no key left behind */
+	} else {
+		if (ret < 0)
+			expiry = ktime_get_real_seconds() + RAI_DNS_NEG_KEY_S;
+		else if (!expiry)
+			expiry = TIME64_MAX;	/* a key that never expires */
+		key->expiry = expiry;
+		rai_dns_key_next_expiry = min(rai_dns_key_next_expiry,
+					      key->expiry);
+	}
+	spin_unlock(&rai_dns_key_lock);
+}
+
+/* ---- requests ------------------------------------------------------------- */
 
 static void rai_dns_work(struct work_struct *work)
 {
@@ -200,28 +445,23 @@ static void rai_dns_work(struct work_struct *work)
 	struct rdma_addrinfo_result *results = NULL;
 	time64_t expiry = 0, now;
 	struct mem_cgroup *old_memcg;
-	unsigned int timeout_ms;
+	bool invalidate = false;
+	struct rai_dns_key *key;
 	char *list = NULL;
 	u64 t0;
 	u32 nr = 0, ttl = 0;
 	int ret;
 
-	if (rai_request_cancelled(req))
+	/* Destroyed, or timed out, while waiting for the slot. */
+	if (READ_ONCE(req->state) != RAI_REQ_PENDING) {
+		rai_dns_slot_release(req);
 		goto out;
-
-	if (down_trylock(&rai_upcall_sem)) {
-		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
-		down(&rai_upcall_sem);
 	}
-	/*
-	 * The deadline covers the resolver, not the wait for a free slot:
-	 * our own throttling is not the resolver's failure.
-	 */
-	timeout_ms = READ_ONCE(rai_dns_timeout_ms);
-	if (timeout_ms) {
-		rai_request_get(req);
-		queue_delayed_work(rai_wq, &req->timeout,
-				   msecs_to_jiffies(timeout_ms));
+	key = rai_dns_key_charge(req, &invalidate);
+	if (IS_ERR(key)) {
+		rai_dns_slot_release(req);
+		ret = PTR_ERR(key);
+		goto complete;
 	}
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
@@ -232,14 +472,15 @@ static void rai_dns_work(struct work_struct *work)
 	 * The module going away means every file is closed: skip it.
 	 */
 	if (try_module_get(THIS_MODULE)) {
-		ret = rai_dns_query(req, &list, &expiry);
+		ret = rai_dns_query(req, &list, &expiry, invalidate);
 		module_put(THIS_MODULE);
 	} else {
 		ret = -ESHUTDOWN;
 	}
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
-	up(&rai_upcall_sem);
+	rai_dns_slot_release(req);
+	rai_dns_key_settle(key, ret, expiry, invalidate);
 
 	if (ret < 0) {
 		rai_stat_inc(RAI_STAT_DNS_FAILURES);
@@ -255,11 +496,11 @@ static void rai_dns_work(struct work_struct *work)
 		rai_request_charge_end(old_memcg);
 		kfree(list);
 	}
+complete:
 	rai_request_complete(req, ret, results, nr);
-
+out:
 	if (cancel_delayed_work(&req->timeout))
 		rai_request_put(req);
-out:
 	rai_request_put(req);
 }
 
@@ -270,6 +511,9 @@ static void rai_dns_timeout(struct work_struct *work)
 
 	if (rai_request_complete(req, -ETIMEDOUT, NULL, 0))
 		rai_stat_inc(RAI_STAT_DNS_TIMEOUTS);
+	/* Its turn for a slot goes to the next request. */
+	if (rai_dns_slot_unwait(req))
+		rai_request_put(req);
 	rai_request_put(req);
 }
 
@@ -279,17 +523,33 @@ static void rai_dns_prepare(struct rai_request *req)
 	INIT_DELAYED_WORK(&req->timeout, rai_dns_timeout);
 }
 
+/*
+ * The deadline runs from here: the wait for a slot counts, so that no
+ * request waits longer than dns_timeout_ms for anything.
+ */
 static void rai_dns_start(struct rai_request *req)
 {
-	rai_request_get(req);
-	queue_work(rai_dns_wq, &req->work);
+	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
+
+	if (timeout_ms) {
+		rai_request_get(req);
+		queue_delayed_work(rai_wq, &req->timeout,
+				   msecs_to_jiffies(timeout_ms));
+	}
+	rai_request_get(req);		/* the slot queue's */
+	rai_dns_slot_wait(req);
 }
 
 /* Process context, no locks held; the caller holds a reference. */
 static void rai_dns_cancel(struct rai_request *req)
 {
-	if (cancel_work(&req->work))
+	if (rai_dns_slot_unwait(req))
 		rai_request_put(req);
+	/* Given a slot, not yet running: the slot goes back. */
+	if (cancel_work(&req->work)) {
+		rai_dns_slot_release(req);
+		rai_request_put(req);
+	}
 	if (cancel_delayed_work(&req->timeout))
 		rai_request_put(req);
 }
@@ -304,13 +564,22 @@ const struct rai_backend_ops rai_dns_ops = {
 
 int rai_dns_init(void)
 {
-	sema_init(&rai_upcall_sem, rai_max_upcalls);
+	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND, rai_max_upcalls);
 	return rai_dns_wq ? 0 : -ENOMEM;
 }
 
-/* After every file is closed: waits for upcalls still in progress. */
+/*
+ * After every file is closed (no request waits for a slot): waits for
+ * upcalls still in progress, then forgets the key records.
+ */
 void rai_dns_exit(void)
 {
+	struct rai_dns_key *key, *tmp;
+
 	destroy_workqueue(rai_dns_wq);
+	spin_lock(&rai_dns_key_lock);
+	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry)
+		rai_dns_key_drop(key);
+	spin_unlock(&rai_dns_key_lock);
 }

@@ -16,6 +16,10 @@ extern unsigned int rai_max_upcalls;
 extern unsigned int rai_dns_timeout_ms;
 extern unsigned int rai_sa_timeout_ms;
 extern unsigned int rai_sa_retries;
+extern unsigned int rai_max_requests_per_user;
+extern unsigned int rai_max_upcalls_per_user;
+extern unsigned int rai_dns_max_keys;
+extern unsigned int rai_dns_max_keys_per_user;
 
 extern struct workqueue_struct *rai_wq;
 

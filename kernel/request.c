@@ -42,6 +42,7 @@
 #include "main.h"
 #include "request.h"
 #include "stats.h"
+#include "user.h"
 
 #define CREATE_TRACE_POINTS
 #include "rai_trace.h"
@@ -167,12 +168,23 @@ void rai_file_close(struct rai_file *file)
 struct rai_request *rai_request_alloc(struct rai_file *file)
 {
 	struct rai_request *req;
+	struct rai_user *user;
 	int ret;
 
 	if (atomic_inc_return(&file->nr_requests) >
 	    READ_ONCE(rai_max_requests_per_fd)) {
 		ret = -EMFILE;
 		goto err_file;
+	}
+	user = rai_user_get_current();
+	if (!user) {
+		ret = -ENOMEM;
+		goto err_file;
+	}
+	if (atomic_inc_return(&user->nr_requests) >
+	    READ_ONCE(rai_max_requests_per_user)) {
+		ret = -EDQUOT;
+		goto err_user;
 	}
 	if (atomic_inc_return(&rai_requests_total) >
 	    READ_ONCE(rai_max_requests)) {
@@ -185,6 +197,8 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 		goto err_total;
 	}
 	memset(req, 0, sizeof(*req));
+	req->user = user;
+	INIT_LIST_HEAD(&req->slot_entry);
 	refcount_set(&req->ref, 1);
 	req->file = file;
 	kref_get(&file->ref);
@@ -197,6 +211,9 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 
 err_total:
 	atomic_dec(&rai_requests_total);
+err_user:
+	atomic_dec(&user->nr_requests);
+	rai_user_put(user);
 err_file:
 	atomic_dec(&file->nr_requests);
 	return ERR_PTR(ret);
@@ -210,6 +227,8 @@ static void rai_request_free(struct rai_request *req)
 	rai_results_free(req->results);
 	kfree(req->node);
 	mem_cgroup_put(req->memcg);
+	atomic_dec(&req->user->nr_requests);
+	rai_user_put(req->user);
 	kmem_cache_free(rai_request_cache, req);
 	atomic_dec(&rai_requests_total);
 	kref_put(&file->ref, rai_file_release);

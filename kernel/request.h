@@ -22,6 +22,7 @@
 struct mem_cgroup;
 struct net;
 struct rai_request;
+struct rai_user;
 
 /**
  * struct rai_file - one open file of the device: an event channel
@@ -114,6 +115,9 @@ struct rai_backend_ops {
  * @backend_priv: for the backend
  * @memcg: memory cgroup of the creator, charged for work done on its behalf
  *	in workers (rai_request_charge_begin/end)
+ * @user: the user charged for the request (kernel/user.c), referenced
+ * @slot_entry: DNS: link in @user->dns_waiting while waiting for an upcall
+ *	slot (kernel/dns.c)
  */
 struct rai_request {
 	refcount_t ref;
@@ -153,6 +157,8 @@ struct rai_request {
 	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
 	void *backend_priv;
 	struct mem_cgroup *memcg;
+	struct rai_user *user;
+	struct list_head slot_entry;
 };
 
 int rai_request_init(void);

@@ -70,6 +70,7 @@ static void rai_sa_flow_issue(struct rai_sa_flow *f, bool service)
 {
 	struct rai_request *req = f->req;
 	struct rdma_addrinfo_result *res = NULL;
+	struct mem_cgroup *old_memcg;
 	struct sockaddr_ib *sib;
 	struct rai_sa_query *q;
 	u8 dgid[16], src[16];
@@ -89,7 +90,10 @@ static void rai_sa_flow_issue(struct rai_sa_flow *f, bool service)
 	}
 	memcpy(src, f->src_gid, sizeof(src));
 
+	/* Path queries are issued from the MAD handler: charge the caller. */
+	old_memcg = rai_request_charge_begin(req);
 	q = rai_sa_query_alloc(rai_sa_flow_done, f, GFP_KERNEL_ACCOUNT);
+	rai_request_charge_end(old_memcg);
 	if (!q) {
 		rai_sa_flow_end(f, -ENOMEM);
 		return;
@@ -202,6 +206,7 @@ static void rai_sa_flow_done(void *ctx, int status, const void *records,
 {
 	struct rai_sa_flow *f = ctx;
 	struct rai_request *req = f->req;
+	struct mem_cgroup *old_memcg;
 	bool service = !f->results;
 	const u8 *rec = records;
 	u32 i, n;
@@ -220,7 +225,10 @@ static void rai_sa_flow_done(void *ctx, int status, const void *records,
 			return;
 		}
 		n = min_t(u32, nrec, max(READ_ONCE(rai_max_results), 1U));
+		/* The results are the caller's memory, as DNS results are. */
+		old_memcg = rai_request_charge_begin(req);
 		f->results = rai_results_alloc(n);
+		rai_request_charge_end(old_memcg);
 		if (!f->results) {
 			rai_sa_flow_end(f, -ENOMEM);
 			return;

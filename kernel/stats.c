@@ -8,6 +8,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include "backend.h"
 #include "stats.h"
 
 atomic64_t rai_stats[RAI_STAT_MAX];
@@ -28,6 +29,7 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_FALLBACKS] = "dns_fallbacks",
 	[RAI_STAT_SRC_SELECTED] = "src_selected",
 	[RAI_STAT_SRC_FAILED] = "src_failed",
+	[RAI_STAT_DNS_KEYS_FULL] = "dns_keys_full",
 };
 
 static struct dentry *rai_debugfs_dir;
@@ -41,6 +43,7 @@ static int rai_stats_show(struct seq_file *m, void *v)
 			   (long long)atomic64_read(&rai_stats[i]));
 	seq_printf(m, "requests_live %d\n", atomic_read(&rai_requests_total));
 	seq_printf(m, "upcalls_active %d\n", atomic_read(&rai_upcalls_active));
+	seq_printf(m, "dns_keys %u\n", rai_dns_keys_charged());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rai_stats);

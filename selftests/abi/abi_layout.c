@@ -16,6 +16,8 @@
 
 ABI_SIZE(rdma_addrinfo_info, 64);
 ABI_OFF(rdma_addrinfo_info, result_size, 52);
+ABI_OFF(rdma_addrinfo_info, max_requests_per_user, 56);
+ABI_OFF(rdma_addrinfo_info, max_upcalls_per_user, 60);
 
 ABI_SIZE(rdma_addrinfo_resolve, 184);
 ABI_OFF(rdma_addrinfo_resolve, service, 8);

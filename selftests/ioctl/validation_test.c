@@ -180,8 +180,9 @@ TEST_F(val, get_info_reports_this_abi)
 	EXPECT_LE(info.max_requests_per_fd, info.max_requests_total);
 	EXPECT_NE(0, info.max_upcalls);
 	EXPECT_EQ(0, info.requests);
-	EXPECT_EQ(0, info.reserved[0]);
-	EXPECT_EQ(0, info.reserved[1]);
+	EXPECT_NE(0, info.max_requests_per_user);
+	EXPECT_LE(info.max_requests_per_user, info.max_requests_total);
+	EXPECT_NE(0, info.max_upcalls_per_user);
 	FD_STILL_WORKS();
 }
 

@@ -7,6 +7,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -568,6 +570,7 @@ void rai_hosts_remove(const char *line)
 #define UPCALL_COUNTER	RAI_UPCALL_LOG
 #define UPCALL_HOLD	"/run/rai-test-upcall-hold"
 #define DNS_CMDLINE	"/run/rai-test-dnsmasq.cmdline"
+#define UPCALL_NAME_HOLD "/run/rai-test-upcall-name-hold"
 
 static int write_file(const char *path, const char *text, mode_t mode)
 {
@@ -673,6 +676,13 @@ int rai_upcall_counter_install(void)
 		"      kill -0 \"$pid\" 2>/dev/null; do\n"
 		"	sleep 0.05\n"
 		"done\n"
+		"# Names containing the text of the name-hold file wait, without\n"
+		"# polling, while the test holds its lock (rai_upcall_hold_names).\n"
+		"if read -r pat < " UPCALL_NAME_HOLD " 2>/dev/null && [ -n \"$pat\" ]; then\n"
+		"	case \"$(keyctl rdescribe \"$2\" 2>/dev/null)\" in\n"
+		"	*\"$pat\"*) flock -s " UPCALL_NAME_HOLD " true ;;\n"
+		"	esac\n"
+		"fi\n"
 		"exec \"$@\"\n";
 	int ret;
 
@@ -694,6 +704,7 @@ int rai_upcall_counter_install(void)
 void rai_upcall_counter_remove(void)
 {
 	rai_upcall_hold(false);
+	rai_upcall_release_names();
 	unwrap_request_key_file(RK_CONF, RK_SAVED);
 	unwrap_request_key_file(RK_D_CONF, RK_D_SAVED);
 }
@@ -724,6 +735,39 @@ int rai_upcall_hold(bool on)
 	if (unlink(UPCALL_HOLD) && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+static int name_hold_fd = -1;
+
+int rai_upcall_hold_names(const char *text)
+{
+	int fd;
+
+	if (name_hold_fd >= 0)
+		return -EBUSY;
+	fd = open(UPCALL_NAME_HOLD, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX) || dprintf(fd, "%s\n", text) < 0) {
+		int err = -errno;
+
+		close(fd);
+		unlink(UPCALL_NAME_HOLD);
+		return err;
+	}
+	name_hold_fd = fd;
+	return 0;
+}
+
+void rai_upcall_release_names(void)
+{
+	if (name_hold_fd < 0)
+		return;
+	/* New upcalls find no file; the waiting ones get the lock. */
+	unlink(UPCALL_NAME_HOLD);
+	close(name_hold_fd);
+	name_hold_fd = -1;
 }
 
 int rai_upcall_wait_count(long target, int timeout_ms)
@@ -963,3 +1007,43 @@ int rai_dns_server_answer(const char *name, int type)
 		return 0;
 	return h_errno;
 }
+
+/* ---- other users ------------------------------------------------------ */
+
+pid_t rai_fork_as(uid_t uid)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid)
+		return pid;
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid)) {
+		perror("rai_fork_as");
+		_exit(127);
+	}
+	return 0;
+}
+
+long rai_key_user_keys(uid_t uid)
+{
+	unsigned int u, usage, nkeys, nikeys, qnkeys, maxkeys;
+	char line[256];
+	long ret = -ENOENT;
+	FILE *f;
+
+	f = fopen("/proc/key-users", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %u: %u %u/%u %u/%u", &u, &usage, &nkeys,
+			   &nikeys, &qnkeys, &maxkeys) == 6 && u == uid) {
+			ret = qnkeys;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+

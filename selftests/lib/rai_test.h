@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
 #include <rdma/rdma_addrinfo_abi.h>
@@ -201,6 +202,13 @@ int rai_upcall_hold(bool on);
 #define RAI_UPCALL_LOG		"/run/rai-test-upcalls"
 /* request-key.d entry of the module's own DNS helper (setup-world). */
 #define RAI_HELPER_CONF		"/etc/request-key.d/rdma-addrinfo.conf"
+/*
+ * Hold, until rai_upcall_release_names() or the end of the calling process,
+ * every upcall whose key description contains text (e.g. a name's tag);
+ * other upcalls go on.  Needs rai_upcall_counter_install().  0 or -errno.
+ */
+int rai_upcall_hold_names(const char *text);
+void rai_upcall_release_names(void);
 /* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
 int rai_upcall_wait_count(long target, int timeout_ms);
 
@@ -248,5 +256,15 @@ int rai_dns_start(void);
  * NO_DATA, TRY_AGAIN for SERVFAIL/REFUSED or no server).
  */
 int rai_dns_server_answer(const char *name, int type);
+
+/* ---- other users ---------------------------------------------------- */
+
+/*
+ * fork(); the child runs as uid (and gid uid, no supplementary groups),
+ * and returns 0; the parent gets the child's pid, or -errno.
+ */
+pid_t rai_fork_as(uid_t uid);
+/* Keys uid holds against its quota (/proc/key-users qnkeys), or -errno. */
+long rai_key_user_keys(uid_t uid);
 
 #endif /* RAI_TEST_H */

@@ -64,6 +64,8 @@
  *  EAGAIN      GET_EVENT/read on an O_NONBLOCK file with no event
  *  EMFILE      the file's cap on outstanding requests is reached
  *  ENFILE      the module-wide cap on outstanding requests is reached
+ *  EDQUOT      the caller's user (real uid) holds max_requests_per_user
+ *              requests over all its files
  *  EINTR       a synchronous RESOLVE was interrupted (the request is gone)
  *  EOPNOTSUPP  RAI_SA while the module has no SA backend (GET_INFO's
  *              features lack RDMA_ADDRINFO_FEATURE_SA)
@@ -83,7 +85,10 @@
  *  -ENODATA        the name exists but has no address at all
  *  -EADDRNOTAVAIL  the name has addresses, none of the requested family
  *  -EAFNOSUPPORT   the requested family cannot be served by that backend
- *  -EAGAIN         temporary resolver failure (server unreachable)
+ *  -EAGAIN         temporary resolver failure (server unreachable); also
+ *                  a new DNS name while the module's or the user's
+ *                  budget of dns_resolver keys is spent (dns_max_keys,
+ *                  dns_max_keys_per_user: Documentation/admin-guide.rst)
  *  -ETIMEDOUT      the resolver or the SA did not answer in time
  *  -EHOSTUNREACH   (SA) the port has no SA to ask
  *  -EPROTO         (SA) malformed or inconsistent reply
@@ -169,7 +174,11 @@
  * @sa_retries: SA MAD retries after the first try (sa_retries)
  * @requests: requests currently held by this file (in flight or done)
  * @result_size: sizeof(struct rdma_addrinfo_result) of this ABI
- * @reserved: zero
+ * @max_requests_per_user: outstanding requests per user, counted over
+ *	every file (max_requests_per_user); 0 from modules that predate it
+ * @max_upcalls_per_user: concurrent DNS upcalls one user may hold; the
+ *	slots go round-robin between users (max_upcalls_per_user); 0 from
+ *	modules that predate it
  */
 struct rdma_addrinfo_info {
 	__u32 abi_version;
@@ -186,7 +195,8 @@ struct rdma_addrinfo_info {
 	__u32 sa_retries;
 	__u32 requests;
 	__u32 result_size;
-	__u32 reserved[2];
+	__u32 max_requests_per_user;
+	__u32 max_upcalls_per_user;
 };
 
 /**

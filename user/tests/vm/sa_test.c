@@ -6,7 +6,11 @@
  */
 #include <endian.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <infiniband/sa.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
@@ -229,6 +233,123 @@ TEST_F(sa, resolve_addrinfo_rai_sa_unknown_service_is_addrinfo_error)
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);
 	EXPECT_EQ(-ENXIO, ev->status);
 	rdma_ack_cm_event(ev);
+}
+
+/*
+ * SA results are the requester's memory, as DNS results are: with K
+ * requests for the 12 "bulk" records held, the requester's memory cgroup
+ * has grown by at least their results.  The results are built in the MAD
+ * handler's worker, not in the requester's ioctl; requests alone (slab
+ * objects of a few hundred bytes) stay well below that figure.
+ */
+#define CG_ROOT		"/sys/fs/cgroup"
+#define SA_CG_REQUESTS	400
+
+static long long cg_read(const char *cg, const char *file)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", cg, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* In the child, in the cgroup: hold the requests, report the growth. */
+static void sa_cg_child(const char *cg, int wfd)
+{
+	long long rep[3] = { -1, -1, 0 };
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_event ev;
+	struct pollfd p;
+	char path[256];
+	int fd, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%d\n", getpid()) < 0 || fclose(f))
+		_exit(3);
+	fd = open("/dev/" RDMA_ADDRINFO_DEVNAME, O_RDWR | O_NONBLOCK);
+	if (fd < 0)
+		_exit(4);
+	rep[0] = cg_read(cg, "memory.current");
+	for (i = 0; i < SA_CG_REQUESTS; i++) {
+		memset(&r, 0, sizeof(r));
+		r.service = (uintptr_t)"bulk";
+		r.service_len = 4;
+		r.ai_flags = RDMA_ADDRINFO_RAI_SA | RDMA_ADDRINFO_RAI_NOROUTE;
+		r.port_num = 1;
+		r.context = i;
+		snprintf(r.ibdev_name, sizeof(r.ibdev_name), "%s", RAI_IBDEV_A);
+		if (ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &r))
+			_exit(5);
+	}
+	for (i = 0; i < SA_CG_REQUESTS; i++) {
+		p.fd = fd;
+		p.events = POLLIN;
+		if (poll(&p, 1, 20000) != 1 ||
+		    ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, &ev))
+			break;
+		rep[2] += ev.status == 0 && ev.num_results == BULK_RECORDS;
+	}
+	rep[1] = cg_read(cg, "memory.current");
+	if (write(wfd, rep, sizeof(rep)) != sizeof(rep))
+		_exit(6);
+	_exit(0);
+}
+
+TEST_F(sa, results_are_charged_to_the_requesters_memory_cgroup)
+{
+	long long rep[3], want;
+	bool mounted = false;
+	int p[2], status;
+	char cg[128];
+	pid_t pid;
+
+	RAI_RETURN_IF_SKIPPED();
+
+	if (access(CG_ROOT "/cgroup.controllers", F_OK)) {
+		ASSERT_EQ(0, mount("none", CG_ROOT, "cgroup2", 0, NULL))
+			TH_LOG("mount cgroup2: %s", strerror(errno));
+		mounted = true;
+	}
+	ASSERT_EQ(0, system("echo +memory > " CG_ROOT "/cgroup.subtree_control"));
+	snprintf(cg, sizeof(cg), CG_ROOT "/rai-sa-%d", getpid());
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(p[0]);
+		sa_cg_child(cg, p[1]);
+	}
+	close(p[1]);
+	memset(rep, 0, sizeof(rep));
+	EXPECT_EQ((ssize_t)sizeof(rep), read(p[0], rep, sizeof(rep)));
+	close(p[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("child status 0x%x", status);
+	rmdir(cg);
+	if (mounted)
+		umount(CG_ROOT);
+
+	EXPECT_EQ(SA_CG_REQUESTS, rep[2]);
+	ASSERT_LE(0, rep[0]);
+	want = (long long)SA_CG_REQUESTS * BULK_RECORDS *
+	       sizeof(struct rdma_addrinfo_result);
+	EXPECT_LE(want, rep[1] - rep[0])
+		TH_LOG("memory.current grew by %lld bytes for %lld bytes of results",
+		       rep[1] - rep[0], want);
+	TH_LOG("memory.current: %lld -> %lld (results: %lld bytes)", rep[0],
+	       rep[1], want);
 }
 
 TEST_HARNESS_MAIN

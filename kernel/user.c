@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: per-user accounting.
+ *
+ * The device is open to every local user, so what one user may hold is
+ * bounded apart from the per-file and module-wide caps: requests
+ * (max_requests_per_user, kernel/request.c), DNS upcall slots
+ * (max_upcalls_per_user) and dns_resolver keys (dns_max_keys_per_user,
+ * both kernel/dns.c).  A user is the real uid of the task that makes the
+ * request, as for the kernel's own per-user limits (RLIMIT_NPROC,
+ * inotify): a set-uid program is charged to whoever runs it, and a file
+ * passed to another process charges that process's user.
+ *
+ * struct rai_user lives while a request of the user does; the table is
+ * small (users with requests) and looked up once per RESOLVE.
+ */
+#include <linux/cred.h>
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "user.h"
+
+#define RAI_USERS_HASH_BITS	6
+
+static DEFINE_HASHTABLE(rai_users, RAI_USERS_HASH_BITS);
+static DEFINE_SPINLOCK(rai_users_lock);
+
+static struct rai_user *rai_user_find(kuid_t uid)
+{
+	struct rai_user *user;
+
+	hash_for_each_possible(rai_users, user, hnode, __kuid_val(uid))
+		if (uid_eq(user->uid, uid)) {
+			refcount_inc(&user->ref);
+			return user;
+		}
+	return NULL;
+}
+
+/* The user of the calling task, referenced; NULL when out of memory. */
+struct rai_user *rai_user_get_current(void)
+{
+	kuid_t uid = current_uid();
+	struct rai_user *user, *new;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rai_users_lock, flags);
+	user = rai_user_find(uid);
+	spin_unlock_irqrestore(&rai_users_lock, flags);
+	if (user)
+		return user;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return NULL;
+	new->uid = uid;
+	refcount_set(&new->ref, 1);
+	atomic_set(&new->nr_requests, 0);
+	INIT_LIST_HEAD(&new->dns_waiting);
+	INIT_LIST_HEAD(&new->dns_turn);
+
+	spin_lock_irqsave(&rai_users_lock, flags);
+	user = rai_user_find(uid);
+	if (!user) {
+		hash_add(rai_users, &new->hnode, __kuid_val(uid));
+		user = new;
+		new = NULL;
+	}
+	spin_unlock_irqrestore(&rai_users_lock, flags);
+	kfree(new);
+	return user;
+}
+
+/* Any context. */
+void rai_user_put(struct rai_user *user)
+{
+	unsigned long flags;
+	bool last;
+
+	spin_lock_irqsave(&rai_users_lock, flags);
+	last = refcount_dec_and_test(&user->ref);
+	if (last)
+		hash_del(&user->hnode);
+	spin_unlock_irqrestore(&rai_users_lock, flags);
+	if (!last)
+		return;
+	WARN_ON_ONCE(!list_empty(&user->dns_waiting) ||
+		     !list_empty(&user->dns_turn) || user->nr_upcalls ||
+		     user->nr_keys);
+	kfree(user);
+}
