@@ -193,7 +193,8 @@ struct rdma_addrinfo_info {
  *	service ID (decimal or 0x-hex) or a service name.
  * @context: in, opaque, echoed in the request's event
  * @node_len: in, 1..RDMA_ADDRINFO_NAME_MAX when @node is set, else 0; the
- *	bytes must not contain NUL
+ *	bytes must not contain NUL.  A name that is no numeric literal must
+ *	not contain ':', ';', ',', white space or control bytes (-EINVAL)
  * @service_len: in, 1..RDMA_ADDRINFO_SERVICE_MAX when @service is set,
  *	else 0
  * @ai_flags: in, RDMA_ADDRINFO_RAI_*
