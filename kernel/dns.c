@@ -30,8 +30,22 @@
  * (request-key found no program, or gave the key to key.dns_resolver,
  * which does not know the type): the name is asked for again as a plain
  * dns_resolver key, answered by key.dns_resolver, and the fallback is
- * counted (dns_fallbacks).  How key.dns_resolver (keyutils) reports
- * failures, and what we make of them:
+ * counted (dns_fallbacks).
+ *
+ * The keyring is shared: NFS, CIFS and Ceph ask dns_query() for plain
+ * names without options and read one address; a key is found by its
+ * description "[type:]name" only, whatever options created it.  A plain
+ * name is therefore asked for exactly as they ask (no options): one IPv4
+ * address, results with origin RDMA_ADDRINFO_ORIGIN_DNS_SINGLE, counted
+ * (dns_single) and said once in the kernel log.  Our own "rai:" keys hold
+ * every address.  dns_query() (6.1 to 7.3) refuses names shorter than
+ * 3 bytes but checks the name only: for a short name the whole description
+ * ("rai:db", or "a:db" for key.dns_resolver, its legacy one-address form)
+ * is passed as the name.  Names were checked against host name syntax
+ * before (resolve.c): no ':' can select another query type.
+ *
+ * How key.dns_resolver (keyutils) reports failures, and what we make of
+ * them:
  *
  *  - keyutils up to 1.6.3 (Debian 12) rejects the key with the *h_errno*
  *    value NO_DATA (4) for every getaddrinfo() failure: nsError() maps
@@ -48,7 +62,6 @@
  *    give -EKEYEXPIRED/-EKEYREVOKED.
  *  - A helper may answer "#dnserror=N" (dns_resolver's own convention);
  *    dns_query() returns -N.  Statuses of our ABI pass through as they are.
- *  - dns_query() refuses names shorter than 3 bytes with -EINVAL.
  */
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
@@ -73,6 +86,10 @@ static struct semaphore rai_upcall_sem;
 #define RAI_DNS_EXPIRED_TRIES	3
 /* Key description prefix that request-key routes to our own helper. */
 #define RAI_DNS_HELPER_TYPE	"rai"
+/* key.dns_resolver's A/AAAA query type: only for names dns_query() refuses. */
+#define RAI_DNS_SHORT_TYPE	"a"
+/* dns_query() refuses names shorter than this (6.1 to 7.3). */
+#define RAI_DNS_NAME_MIN	3
 
 static bool rai_dns_helper = true;
 module_param_named(dns_helper, rai_dns_helper, bool, 0644);
@@ -91,7 +108,7 @@ static int rai_dns_status(int ret)
 		return ret;
 	case -EINTR:		/* keyutils <= 1.6.3: any getaddrinfo() failure */
 	case -EKEYREJECTED:
-	case -EINVAL:		/* name too short for dns_query() */
+	case -EINVAL:		/* dns_query() refused the name */
 		return -ENXIO;
 	case -EREMOTEIO:
 	case -ECONNREFUSED:	/* keyutils: NO_RECOVERY */
@@ -106,7 +123,8 @@ static int rai_dns_status(int ret)
 
 /* Turn the helper's "a,b,c" into results; consumes nothing. */
 static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
-			 struct rdma_addrinfo_result **resultsp, u32 *nrp)
+			 u32 origin, struct rdma_addrinfo_result **resultsp,
+			 u32 *nrp)
 {
 	u32 max = READ_ONCE(rai_max_results), n = 1, nr = 0;
 	struct rdma_addrinfo_result *results;
@@ -130,8 +148,7 @@ static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
 		any = true;
 		if (!rai_request_wants(req, addr.sa.sa_family))
 			continue;
-		rai_result_fill_ip(req, &results[nr++], &addr.sa,
-				   RDMA_ADDRINFO_ORIGIN_DNS, ttl);
+		rai_result_fill_ip(req, &results[nr++], &addr.sa, origin, ttl);
 	}
 	if (!nr) {
 		rai_results_free(results);
@@ -157,32 +174,48 @@ static bool rai_dns_helper_answered(int ret)
 	}
 }
 
+/* dns_query() of the key "type:node" (type set) or "node", short or not. */
 static int rai_dns_query_type(struct rai_request *req, const char *type,
-			      char **list, time64_t *expiry)
+			      const char *options, char **list,
+			      time64_t *expiry)
 {
+	char desc[sizeof(RAI_DNS_HELPER_TYPE) + RAI_DNS_NAME_MIN];
+	const char *name = req->node;
+	size_t len = req->node_len;
 	int tries, ret = -EKEYEXPIRED;
+
+	/* The same description, passed whole as a name long enough. */
+	if (len < RAI_DNS_NAME_MIN && type) {
+		len = snprintf(desc, sizeof(desc), "%s:%s", type, name);
+		name = desc;
+		type = NULL;
+	}
 
 	/*
 	 * A cached key can expire between the keyring finding it and
 	 * dns_query() checking it; asking again makes a fresh upcall.
 	 */
 	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
-		ret = dns_query(req->file->net, type, req->node, req->node_len,
-				"list", list, expiry, false);
+		ret = dns_query(req->file->net, type, name, len, options, list,
+				expiry, false);
 		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
 			break;
 	}
 	return ret;
 }
 
-/* Our helper first when enabled; key.dns_resolver if it is not there. */
+/*
+ * Our helper first when enabled; key.dns_resolver if it is not there,
+ * asked as NFS and CIFS ask (no options: one address).
+ */
 static int rai_dns_query(struct rai_request *req, char **list,
-			 time64_t *expiry)
+			 time64_t *expiry, u32 *origin)
 {
 	int ret;
 
+	*origin = RDMA_ADDRINFO_ORIGIN_DNS;
 	if (READ_ONCE(rai_dns_helper)) {
-		ret = rai_dns_query_type(req, RAI_DNS_HELPER_TYPE, list,
+		ret = rai_dns_query_type(req, RAI_DNS_HELPER_TYPE, "list", list,
 					 expiry);
 		if (ret >= 0 || rai_dns_helper_answered(ret))
 			return ret;
@@ -190,7 +223,12 @@ static int rai_dns_query(struct rai_request *req, char **list,
 		pr_debug("no helper for %s:%s (%d)\n", RAI_DNS_HELPER_TYPE,
 			 req->node, ret);
 	}
-	return rai_dns_query_type(req, NULL, list, expiry);
+	*origin = RDMA_ADDRINFO_ORIGIN_DNS_SINGLE;
+	rai_stat_inc(RAI_STAT_DNS_SINGLE);
+	pr_notice_once("rdma-addrinfo-dns-helper not used: DNS names resolve to one IPv4 address each, as for NFS and CIFS (the dns_resolver keys are shared)\n");
+	return rai_dns_query_type(req, req->node_len < RAI_DNS_NAME_MIN ?
+				  RAI_DNS_SHORT_TYPE : NULL, NULL, list,
+				  expiry);
 }
 
 static void rai_dns_work(struct work_struct *work)
@@ -202,7 +240,7 @@ static void rai_dns_work(struct work_struct *work)
 	unsigned int timeout_ms;
 	char *list = NULL;
 	u64 t0;
-	u32 nr = 0, ttl = 0;
+	u32 nr = 0, ttl = 0, origin;
 	int ret;
 
 	if (rai_request_cancelled(req))
@@ -225,7 +263,7 @@ static void rai_dns_work(struct work_struct *work)
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
 	t0 = ktime_get_ns();
-	ret = rai_dns_query(req, &list, &expiry);
+	ret = rai_dns_query(req, &list, &expiry, &origin);
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	up(&rai_upcall_sem);
@@ -240,7 +278,7 @@ static void rai_dns_work(struct work_struct *work)
 			ttl = min_t(time64_t, expiry - now, U32_MAX);
 		/* The results are the caller's memory. */
 		old_memcg = rai_request_charge_begin(req);
-		ret = rai_dns_parse(req, list, ttl, &results, &nr);
+		ret = rai_dns_parse(req, list, ttl, origin, &results, &nr);
 		rai_request_charge_end(old_memcg);
 		kfree(list);
 	}

@@ -28,6 +28,7 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_FALLBACKS] = "dns_fallbacks",
 	[RAI_STAT_SRC_SELECTED] = "src_selected",
 	[RAI_STAT_SRC_FAILED] = "src_failed",
+	[RAI_STAT_DNS_SINGLE] = "dns_single",
 };
 
 static struct dentry *rai_debugfs_dir;

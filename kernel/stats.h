@@ -22,6 +22,7 @@ enum rai_stat {
 	RAI_STAT_DNS_FALLBACKS,		/* our helper missing: key.dns_resolver */
 	RAI_STAT_SRC_SELECTED,		/* results with a source address */
 	RAI_STAT_SRC_FAILED,		/* results without one */
+	RAI_STAT_DNS_SINGLE,		/* plain-name queries, one address */
 	RAI_STAT_MAX
 };
 

@@ -134,6 +134,12 @@
 #define RDMA_ADDRINFO_ORIGIN_DNS	2
 #define RDMA_ADDRINFO_ORIGIN_SA		3
 #define RDMA_ADDRINFO_ORIGIN_PASSIVE	4	/* RAI_PASSIVE, no node */
+/*
+ * DNS through key.dns_resolver without the module's own helper: the name
+ * was asked for as NFS and CIFS ask (their shared dns_resolver key), which
+ * gives one IPv4 address, not every address of the name.
+ */
+#define RDMA_ADDRINFO_ORIGIN_DNS_SINGLE	5
 
 /* Event types (event.event). */
 #define RDMA_ADDRINFO_EVENT_RESOLVED	1	/* status == 0 */
