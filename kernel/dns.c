@@ -62,9 +62,25 @@
  *    give -EKEYEXPIRED/-EKEYREVOKED.
  *  - A helper may answer "#dnserror=N" (dns_resolver's own convention);
  *    dns_query() returns -N.  Statuses of our ABI pass through as they are.
+ *
+ * Containers: the upcall runs in the initial namespaces, with the host's
+ * /etc/hosts, nsswitch.conf and resolv.conf.  A request from another
+ * network namespace, or from a process that sees other files there (its
+ * own mount namespace or root with a different /etc/hosts, resolv.conf or
+ * nsswitch.conf), would be answered from the wrong view: it completes with
+ * -EPERM instead (counted as dns_view_refused), unless the administrator
+ * sets dns_host_view, which answers such requests from the host's view.
+ * Numeric literals need no upcall and are not affected.
  */
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/nsproxy.h>
+#include <linux/path.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -72,6 +88,7 @@
 #include <linux/timekeeping.h>
 #include <linux/dns_resolver.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 
 #include "backend.h"
 #include "main.h"
@@ -95,6 +112,11 @@ static bool rai_dns_helper = true;
 module_param_named(dns_helper, rai_dns_helper, bool, 0644);
 MODULE_PARM_DESC(dns_helper,
 		 "Ask rdma-addrinfo-dns-helper first (\"rai:NAME\" keys), key.dns_resolver if it is not installed (default Y)");
+
+static bool rai_dns_host_view;
+module_param_named(dns_host_view, rai_dns_host_view, bool, 0644);
+MODULE_PARM_DESC(dns_host_view,
+		 "Answer DNS names for containers (another network namespace or /etc view) from the host's resolver and /etc/hosts; else -EPERM (default N)");
 
 static int rai_dns_status(int ret)
 {
@@ -300,10 +322,75 @@ static void rai_dns_timeout(struct work_struct *work)
 	rai_request_put(req);
 }
 
+/* The files of the resolver's view: the helper's getaddrinfo() reads them. */
+static const char * const rai_dns_view_files[] = {
+	"/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf",
+};
+
+/* Does the caller see @name as the host (the upcall, from @host_root) does? */
+static bool rai_dns_same_file(const struct path *host_root, const char *name)
+{
+	struct file *mine, *host;
+	bool same;
+
+	/* O_PATH: no open of the file itself, symbolic links followed. */
+	mine = filp_open(name, O_PATH, 0);
+	host = file_open_root(host_root, name, O_PATH, 0);
+	if (IS_ERR(mine) || IS_ERR(host))
+		same = PTR_ERR_OR_ZERO(mine) == PTR_ERR_OR_ZERO(host);
+	else
+		same = file_inode(mine) == file_inode(host);
+	if (!IS_ERR(mine))
+		fput(mine);
+	if (!IS_ERR(host))
+		fput(host);
+	return same;
+}
+
+/*
+ * Would the upcall, which runs in the initial namespaces with init's root,
+ * answer @req as the caller's own resolver would?  Same network namespace,
+ * and the same root or else the same resolver files.  Process context.
+ */
+static bool rai_dns_same_view(const struct rai_request *req)
+{
+	struct path mine, host;
+	bool same = true;
+	unsigned int i;
+
+	if (!net_eq(req->file->net, &init_net) ||
+	    !net_eq(current->nsproxy->net_ns, &init_net))
+		return false;
+	get_fs_root(current->fs, &mine);
+	get_fs_root(init_task.fs, &host);
+	if (!path_equal(&mine, &host))
+		for (i = 0; same && i < ARRAY_SIZE(rai_dns_view_files); i++)
+			same = rai_dns_same_file(&host, rai_dns_view_files[i]);
+	path_put(&mine);
+	path_put(&host);
+	return same;
+}
+
+/* A request from another view than the host's: refused, no upcall. */
+static void rai_dns_refuse_work(struct work_struct *work)
+{
+	struct rai_request *req = container_of(work, struct rai_request, work);
+
+	rai_request_complete(req, -EPERM, NULL, 0);
+	rai_request_put(req);
+}
+
+/* In the RESOLVE ioctl, in the caller's context. */
 static void rai_dns_prepare(struct rai_request *req)
 {
-	INIT_WORK(&req->work, rai_dns_work);
 	INIT_DELAYED_WORK(&req->timeout, rai_dns_timeout);
+	if (!READ_ONCE(rai_dns_host_view) && !rai_dns_same_view(req)) {
+		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
+		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
+		INIT_WORK(&req->work, rai_dns_refuse_work);
+		return;
+	}
+	INIT_WORK(&req->work, rai_dns_work);
 }
 
 static void rai_dns_start(struct rai_request *req)
