@@ -152,28 +152,27 @@ static long dmesg_count(const char *text)
 	EXPECT_LT(0, self->res[0].ttl); \
 } while (0)
 
+/* A dual-stack name, looked up without the helper: one address, said so. */
+#define LOOKUP_WITHOUT_HELPER(tag) do { \
+	long long _s0 = rai_stat("dns_single"); \
+	LOOKUP(dual_name(_metadata, self, tag)); \
+	EXPECT_NFS_GETS_ONE_ADDRESS(self->name); \
+	EXPECT_SINGLE_ANSWER(); \
+	EXPECT_EQ(_s0 + 1, rai_stat("dns_single")); \
+} while (0)
+
 TEST_F(keyring, helper_off_nfs_still_gets_one_address)
 {
-	long long s0 = rai_stat("dns_single");
-
 	ASSERT_EQ(0, rai_sh("echo N > " HELPER_PARAM));
 	self->param_off = true;
-	LOOKUP(dual_name(_metadata, self, "koff"));
-	EXPECT_NFS_GETS_ONE_ADDRESS(self->name);
-	EXPECT_SINGLE_ANSWER();
-	EXPECT_EQ(s0 + 1, rai_stat("dns_single"));
+	LOOKUP_WITHOUT_HELPER("koff");
 }
 
 TEST_F(keyring, helper_not_installed_nfs_still_gets_one_address)
 {
-	long long s0 = rai_stat("dns_single");
-
 	ASSERT_EQ(0, rename(RAI_HELPER_CONF, HELPER_CONF_AWAY));
 	self->conf_away = true;
-	LOOKUP(dual_name(_metadata, self, "kmiss"));
-	EXPECT_NFS_GETS_ONE_ADDRESS(self->name);
-	EXPECT_SINGLE_ANSWER();
-	EXPECT_EQ(s0 + 1, rai_stat("dns_single"));
+	LOOKUP_WITHOUT_HELPER("kmiss");
 }
 
 TEST_F(keyring, helper_on_every_address_and_nfs_gets_one)
@@ -212,26 +211,26 @@ TEST_F(keyring, helper_off_said_once_in_the_kernel_log)
 		TH_LOG("more than one log line");
 }
 
+/* A two-byte name resolves, with results of origin @want. */
+#define LOOKUP_SHORT(first, want) do { \
+	LOOKUP(short_name(_metadata, self, first)); \
+	ASSERT_EQ(0, self->status) TH_LOG("%s: %s", self->name, \
+					  strerror(-self->status)); \
+	ASSERT_EQ(1, self->n); \
+	EXPECT_EQ(1, rai_count_dst(self->res, self->n, SHORT_ADDR)); \
+	EXPECT_EQ(want, self->res[0].origin); \
+} while (0)
+
 TEST_F(keyring, two_byte_name_resolves_with_the_helper)
 {
-	LOOKUP(short_name(_metadata, self, 'k'));
-	ASSERT_EQ(0, self->status) TH_LOG("%s: %s", self->name,
-					  strerror(-self->status));
-	ASSERT_EQ(1, self->n);
-	EXPECT_EQ(1, rai_count_dst(self->res, self->n, SHORT_ADDR));
-	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_DNS, self->res[0].origin);
+	LOOKUP_SHORT('k', RDMA_ADDRINFO_ORIGIN_DNS);
 }
 
 TEST_F(keyring, two_byte_name_resolves_without_the_helper)
 {
 	ASSERT_EQ(0, rai_sh("echo N > " HELPER_PARAM));
 	self->param_off = true;
-	LOOKUP(short_name(_metadata, self, 'j'));
-	ASSERT_EQ(0, self->status) TH_LOG("%s: %s", self->name,
-					  strerror(-self->status));
-	ASSERT_EQ(1, self->n);
-	EXPECT_EQ(1, rai_count_dst(self->res, self->n, SHORT_ADDR));
-	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_DNS_SINGLE, self->res[0].origin);
+	LOOKUP_SHORT('j', RDMA_ADDRINFO_ORIGIN_DNS_SINGLE);
 }
 
 TEST_HARNESS_MAIN
