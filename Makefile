@@ -58,9 +58,16 @@ $(CHECKPATCH):
 user: $(KSFT_HEADERS)
 	@if [ -f user/Makefile ]; then $(MAKE) -C user KSFT_DIR=$(KSFT_DIR); fi
 
-selftests: $(KSFT_HEADERS)
+selftests: $(KSFT_HEADERS) test-kmod
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) BUILD=$(BUILD)/selftests
 	$(MAKE) -C selftests/sa BUILD=$(BUILD)/selftests/sa
+
+# Test modules the VM selftests load (selftests/kmod), for KDIR like the
+# module; never installed.
+.PHONY: test-kmod
+test-kmod:
+	@test -d "$(KDIR)" || { echo "no kernel build directory (KDIR); run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/kmod modules
 
 abi-check:
 	$(MAKE) -C selftests abi-check BUILD=$(BUILD)/selftests

@@ -194,6 +194,27 @@ static int rai_copy_names(struct rai_request *req,
 	return 0;
 }
 
+/*
+ * A name that goes to the resolver must be a host name: the dns_resolver
+ * key description is "[type:]name" and request-key's callout sees it, so
+ * ':' would select a query type of the shared key cache (e.g. "afsdb:"),
+ * and ';' ',', white space and control bytes have meanings in key
+ * descriptions, callout arguments and the helpers' answers.  Checked
+ * before anything is queued, so a bad name never makes an upcall.
+ */
+static int rai_check_dns_name(const char *name, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = name[i];
+
+		if (c == ':' || c == ';' || c == ',' || c <= ' ' || c == 0x7f)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static const struct rai_backend_ops *
 rai_choose_backend(const struct rai_request *req)
 {
@@ -263,6 +284,11 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	if (!ops) {
 		ret = -EOPNOTSUPP;
 		goto err_abandon;
+	}
+	if (ops == &rai_dns_ops) {
+		ret = rai_check_dns_name(req->node, req->node_len);
+		if (ret)
+			goto err_abandon;
 	}
 	req->backend = ops;
 	if (ops->prepare)

@@ -30,6 +30,8 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_SRC_SELECTED] = "src_selected",
 	[RAI_STAT_SRC_FAILED] = "src_failed",
 	[RAI_STAT_DNS_KEYS_FULL] = "dns_keys_full",
+	[RAI_STAT_DNS_SINGLE] = "dns_single",
+	[RAI_STAT_DNS_VIEW_REFUSED] = "dns_view_refused",
 };
 
 static struct dentry *rai_debugfs_dir;

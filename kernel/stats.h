@@ -23,6 +23,8 @@ enum rai_stat {
 	RAI_STAT_SRC_SELECTED,		/* results with a source address */
 	RAI_STAT_SRC_FAILED,		/* results without one */
 	RAI_STAT_DNS_KEYS_FULL,		/* new names refused: key budget spent */
+	RAI_STAT_DNS_SINGLE,		/* plain-name queries, one address */
+	RAI_STAT_DNS_VIEW_REFUSED,	/* DNS refused: a container's view */
 	RAI_STAT_MAX
 };
 

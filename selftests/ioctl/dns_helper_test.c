@@ -21,7 +21,6 @@
 #define HELPER_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper"
 /* Same directory (/etc is a mount of its own), not named *.conf. */
 #define HELPER_CONF_AWAY RAI_HELPER_CONF ".away"
-#define STATS		"/sys/kernel/debug/" RAI_MODULE_NAME "/stats"
 #define HELPER_PROG	"rdma-addrinfo-dns-helper"
 #define KEYUTILS_PROG	"key.dns_resolver"
 
@@ -59,22 +58,6 @@ FIXTURE_TEARDOWN(helper)
 }
 
 #define LOOKUP(node) RAI_LOOKUP(node, NULL, AF_UNSPEC, 0)
-
-/* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
-static long long stat_value(const char *name)
-{
-	char key[64];
-	long long v, found = -1;
-	FILE *f = fopen(STATS, "re");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
-}
 
 /* Did an upcall after the first @from ones run a program named @prog? */
 static bool upcall_ran(long from, const char *prog)
@@ -196,8 +179,8 @@ TEST_F(helper, helper_not_installed_falls_back_to_key_dns_resolver)
 	char name[96];
 	long c0;
 
-	f0 = stat_value("dns_fallbacks");
-	ASSERT_LE(0, f0) TH_LOG("no dns_fallbacks in " STATS);
+	f0 = rai_stat("dns_fallbacks");
+	ASSERT_LE(0, f0) TH_LOG("no dns_fallbacks counter");
 	ASSERT_EQ(0, rename(RAI_HELPER_CONF, HELPER_CONF_AWAY));
 	self->conf_away = true;
 	c0 = rai_upcall_count();
@@ -205,7 +188,7 @@ TEST_F(helper, helper_not_installed_falls_back_to_key_dns_resolver)
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(1, rai_count_dst(self->res, self->n, "192.0.2.202"));
-	f1 = stat_value("dns_fallbacks");
+	f1 = rai_stat("dns_fallbacks");
 	EXPECT_EQ(f0 + 1, f1);
 	EXPECT_TRUE(upcall_ran(c0, KEYUTILS_PROG));
 	EXPECT_FALSE(upcall_ran(c0, HELPER_PROG));
@@ -217,17 +200,40 @@ TEST_F(helper, dns_helper_off_asks_key_dns_resolver_only)
 	char name[96];
 	long c0;
 
-	f0 = stat_value("dns_fallbacks");
+	f0 = rai_stat("dns_fallbacks");
 	ASSERT_EQ(0, rai_sh("echo N > " HELPER_PARAM));
 	self->param_off = true;
 	c0 = rai_upcall_count();
 	LOOKUP(hosts_name(_metadata, self, name, sizeof(name), "hoff"));
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
-	EXPECT_EQ(f0, stat_value("dns_fallbacks"));
+	EXPECT_EQ(f0, rai_stat("dns_fallbacks"));
 	EXPECT_EQ(c0 + 1, rai_upcall_count()) TH_LOG("one upcall, no retry");
 	EXPECT_TRUE(upcall_ran(c0, KEYUTILS_PROG));
 	EXPECT_FALSE(upcall_ran(c0, HELPER_PROG));
+}
+
+/*
+ * The helper reads its key's description field by field: "type;uid;gid;
+ * perm;" and then the description whole.  Split at the last ';', the key
+ * "rai:nosuch;rai:NAME" (made from user space: request-key hands it to the
+ * helper like the module's own) would be answered with NAME's addresses.
+ */
+TEST_F(helper, key_description_not_split_at_its_last_semicolon)
+{
+	char name[96];
+	long c0;
+
+	hosts_name(_metadata, self, name, sizeof(name), "hdesc");
+	c0 = rai_upcall_count();
+	EXPECT_NE(0, rai_sh("keyctl request2 dns_resolver 'rai:nosuch;rai:%s' '' @s >/dev/null 2>&1",
+			    name))
+		TH_LOG("the helper answered rai:nosuch;rai:%s as %s", name,
+		       name);
+	EXPECT_TRUE(upcall_ran(c0, HELPER_PROG));
+	/* The same route works for the plain description. */
+	EXPECT_EQ(0, rai_sh("keyctl request2 dns_resolver 'rai:%s' '' @s >/dev/null",
+			    name));
 }
 
 TEST_HARNESS_MAIN

@@ -327,6 +327,40 @@ TEST_F(val, resolve_nul_in_node_einval)
 			 r.node_len = sizeof(name) - 1);
 }
 
+/*
+ * Names for the resolver are host names, checked before any upcall: the
+ * shared dns_resolver key cache reads "type:name", and ';' ',' white
+ * space and control bytes mean something to key descriptions and helpers.
+ */
+#define DNS_NAME_REJECTED(name) \
+	RESOLVE_REJECTED(-EINVAL, r.ai_flags = 0; r.node = (uintptr_t)(name); \
+			 r.node_len = strlen(name))
+
+TEST_F(val, resolve_dns_name_with_colon_query_type_einval)
+{
+	DNS_NAME_REJECTED("afsdb:peer.rai.test");
+}
+
+TEST_F(val, resolve_dns_name_with_semicolon_einval)
+{
+	DNS_NAME_REJECTED("peer;rai.test");
+}
+
+TEST_F(val, resolve_dns_name_with_comma_einval)
+{
+	DNS_NAME_REJECTED("peer.rai.test,192.0.2.1");
+}
+
+TEST_F(val, resolve_dns_name_with_white_space_einval)
+{
+	DNS_NAME_REJECTED("peer rai.test");
+}
+
+TEST_F(val, resolve_dns_name_with_control_byte_einval)
+{
+	DNS_NAME_REJECTED("peer\x01rai.test");
+}
+
 TEST_F(val, resolve_service_one_byte_too_long_enametoolong)
 {
 	char svc[RDMA_ADDRINFO_SERVICE_MAX + 1];

@@ -475,7 +475,7 @@ const char *rai_result_defect(const struct rdma_addrinfo_result *r,
 		return buf;
 	}
 	if (r->origin < RDMA_ADDRINFO_ORIGIN_NUMERIC ||
-	    r->origin > RDMA_ADDRINFO_ORIGIN_PASSIVE) {
+	    r->origin > RDMA_ADDRINFO_ORIGIN_DNS_SINGLE) {
 		snprintf(buf, size, "origin %u", r->origin);
 		return buf;
 	}
@@ -828,6 +828,21 @@ const char *rai_unique_name(char *buf, size_t size, const char *tag)
 }
 
 /* ---- misc ------------------------------------------------------------- */
+
+long long rai_stat(const char *name)
+{
+	char key[64];
+	long long v, found = -1;
+	FILE *f = fopen("/sys/kernel/debug/" RAI_MODULE_NAME "/stats", "re");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
 
 const char *rai_env(const char *name, const char *dflt)
 {

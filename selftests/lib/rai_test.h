@@ -235,6 +235,9 @@ void rai_hosts_remove(const char *line);
 /* ---- misc ------------------------------------------------------------- */
 
 /* Environment variable or a default. */
+/* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
+long long rai_stat(const char *name);
+
 const char *rai_env(const char *name, const char *dflt);
 /* Milliseconds of CLOCK_MONOTONIC. */
 long long rai_now_ms(void);

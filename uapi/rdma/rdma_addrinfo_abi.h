@@ -97,6 +97,12 @@
  *  -ENODEV         the RDMA device named by the request is gone
  *  -ENOMEM         out of memory
  *  -ECANCELED      never reported: cancelled requests produce no event
+ *  -EPERM          DNS: the caller is in a container (another network
+ *                  namespace, or another /etc/hosts, resolv.conf or
+ *                  nsswitch.conf than the host's) and the resolver upcall
+ *                  would answer from the host's view; refused unless the
+ *                  module parameter dns_host_view allows it.  Numeric
+ *                  literals are not affected.
  */
 #ifndef _UAPI_RDMA_ADDRINFO_ABI_H
 #define _UAPI_RDMA_ADDRINFO_ABI_H
@@ -144,6 +150,12 @@
 #define RDMA_ADDRINFO_ORIGIN_DNS	2
 #define RDMA_ADDRINFO_ORIGIN_SA		3
 #define RDMA_ADDRINFO_ORIGIN_PASSIVE	4	/* RAI_PASSIVE, no node */
+/*
+ * DNS through key.dns_resolver without the module's own helper: the name
+ * was asked for as NFS and CIFS ask (their shared dns_resolver key), which
+ * gives one IPv4 address, not every address of the name.
+ */
+#define RDMA_ADDRINFO_ORIGIN_DNS_SINGLE	5
 
 /* Event types (event.event). */
 #define RDMA_ADDRINFO_EVENT_RESOLVED	1	/* status == 0 */
@@ -208,7 +220,8 @@ struct rdma_addrinfo_info {
  *	service ID (decimal or 0x-hex) or a service name.
  * @context: in, opaque, echoed in the request's event
  * @node_len: in, 1..RDMA_ADDRINFO_NAME_MAX when @node is set, else 0; the
- *	bytes must not contain NUL
+ *	bytes must not contain NUL.  A name that is no numeric literal must
+ *	not contain ':', ';', ',', white space or control bytes (-EINVAL)
  * @service_len: in, 1..RDMA_ADDRINFO_SERVICE_MAX when @service is set,
  *	else 0
  * @ai_flags: in, RDMA_ADDRINFO_RAI_*

@@ -91,11 +91,18 @@ static unsigned int positive_ttl(void)
 	return ttl;
 }
 
-/* The name of key @key: its description is "type;uid;gid;perm;rai:NAME". */
+/*
+ * The name of key @key.  KEYCTL_DESCRIBE gives "type;uid;gid;perm;DESC":
+ * four fields, each up to its ';', then the description, which is the
+ * rest whatever it holds.  Ours is "rai:NAME" and the module allows no
+ * ';' in NAME, but the description is never split at its last ';'.
+ */
 static int key_name(int32_t key, char *name, size_t size)
 {
+	static const char type[] = "dns_resolver";
 	char desc[512];
-	const char *d;
+	const char *d, *end;
+	unsigned int field;
 	long n;
 
 	n = keyctl4(KEYCTL_DESCRIBE, key, (unsigned long)desc, sizeof(desc), 0);
@@ -103,10 +110,19 @@ static int key_name(int32_t key, char *name, size_t size)
 		return -errno;
 	if ((size_t)n > sizeof(desc))
 		return -ENAMETOOLONG;
-	d = strrchr(desc, ';');
-	if (!d || strncmp(d + 1, DESC_PREFIX, strlen(DESC_PREFIX)))
+	d = desc;
+	for (field = 0; field < 4; field++) {
+		end = strchr(d, ';');
+		if (!end)
+			return -EINVAL;
+		if (field == 0 && ((size_t)(end - d) != strlen(type) ||
+				   strncmp(d, type, strlen(type))))
+			return -EINVAL;
+		d = end + 1;
+	}
+	if (strncmp(d, DESC_PREFIX, strlen(DESC_PREFIX)))
 		return -EINVAL;
-	d += 1 + strlen(DESC_PREFIX);
+	d += strlen(DESC_PREFIX);
 	if (!*d || strlen(d) >= size)
 		return -EINVAL;
 	strcpy(name, d);

@@ -4,7 +4,10 @@
  * reaches rdma_server over Soft-RoCE by name while its own user-space
  * resolver is cut off (a private /etc/resolv.conf naming a dead server and
  * an empty /etc/hosts).  Only the module, whose upcall runs in the initial
- * namespaces, can resolve the name.
+ * namespaces, can resolve the name; since the client's resolver files are
+ * not the host's, the module answers it only with dns_host_view=Y (else
+ * EPERM: a container's view), which the test sets as an administrator
+ * would.
  *
  * rdma_client connects to the first result only, and RDMA connections over
  * IPv6 are refused in the test world, so the name must have only the IPv4
@@ -25,6 +28,7 @@
 #define PEER4_HOSTS "peer4-hosts.rai.example"
 #define SERVER_LOG "/run/rai-rdma_server.log"
 #define CLIENT_LOG "/run/rai-rdma_client.log"
+#define HOST_VIEW "/sys/module/rdma_addrinfo/parameters/dns_host_view"
 
 static char library[PATH_MAX + 32];
 
@@ -177,9 +181,11 @@ TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
 	ASSERT_NE(NULL, name);
 	ASSERT_NE(NULL, library_path());
 	ASSERT_EQ(0, access(library, R_OK));
+	ASSERT_EQ(0, system("echo Y > " HOST_VIEW));
 	server = start_server();
 	ret = run_client(name, 1);
 	stop_server(server, ret != 0);
+	EXPECT_EQ(0, system("echo N > " HOST_VIEW));
 	ASSERT_EQ(0, ret);
 }
 
