@@ -4,6 +4,10 @@
  * on the module fd of the id's event channel, with the id's binding as the
  * source; and rdma_addrinfo_channel_fd() for poll loops that cannot rely
  * on the wake-ups of wake.c.
+ *
+ * Both calls are exported at librdmacm's version, RDMACM_1.4, which is what
+ * binaries built against rdma-core 60+ ask for, and at RDMA_ADDRINFO_1.0
+ * for binaries linked against this library before.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -163,6 +167,9 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 	pthread_mutex_unlock(&rai_registry_lock);
 	return ret;
 }
+
+RAI_EXPORT_COMPAT(rdma_resolve_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);
+RAI_EXPORT_COMPAT(rdma_query_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);
 
 RAI_EXPORT int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel)
 {
