@@ -104,6 +104,8 @@ def multicast(server, group):
     """The group through AddrInfo, as destination and as source (the join)."""
     ch = CMEventChannel()
     cmid = CMID(creator=ch, port_space=ce.RDMA_PS_UDP)
+    cmid.bind_addr(AddrInfo(src=server, port_space=ce.RDMA_PS_UDP,
+                            flags=ce.RAI_PASSIVE))
     cmid.resolve_addr(AddrInfo(src=server, dst=group,
                                port_space=ce.RDMA_PS_UDP))
     expect(ch, ce.RDMA_CM_EVENT_ADDR_RESOLVED)

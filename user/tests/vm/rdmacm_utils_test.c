@@ -320,7 +320,7 @@ TEST_F_TIMEOUT(preloaded, ucmatose, 120)
 
 TEST_F_TIMEOUT(preloaded, cmtime, 120)
 {
-	char *server[] = { "cmtime", "-b", self->b, NULL };
+	char *server[] = { "cmtime", "-b", self->b, "-c", "2", NULL };
 	char *client[] = { "cmtime", "-s", "NAME", "-c", "2", NULL };
 
 	preloaded_pair(_metadata, server, client, 1);
@@ -333,6 +333,19 @@ TEST_F_TIMEOUT(preloaded, rdma_xclient_rc, 120)
 			   "-c", "r", NULL };
 
 	preloaded_pair(_metadata, server, client, 1);
+}
+
+/* mckey resolves with getaddrinfo() itself: only that it works. */
+TEST_F_TIMEOUT(preloaded, mckey, 120)
+{
+	char a[INET_ADDRSTRLEN];
+	char *server[] = { "mckey", "-m", "239.1.1.1", "-b", a, "-C", "2",
+			   NULL };
+	char *client[] = { "mckey", "-m", "239.1.1.1", "-s", "-b", self->b,
+			   "-C", "2", NULL };
+
+	snprintf(a, sizeof(a), "%s", RAI_IP4_A);
+	preloaded_pair(_metadata, server, client, 0);
 }
 
 static char *read_log(const char *path)
@@ -349,6 +362,28 @@ static char *read_log(const char *path)
 	}
 	out[n] = '\0';
 	return out;
+}
+
+/*
+ * XRC (rdma_xclient -c x): Soft-RoCE has no XRC, so natively the client
+ * fails at rdma_create_ep(); preloaded it must fail there too, not
+ * earlier in rdma_getaddrinfo() (librdmacm takes any ai_qp_type).
+ */
+TEST_F_TIMEOUT(preloaded, rdma_xclient_xrc_fails_where_it_fails_natively, 120)
+{
+	char *argv[] = { "rdma_xclient", "-s", (char *)peer4_name(), "-p",
+			 "7474", "-c", "x", NULL };
+	char *native, *preloaded;
+
+	ASSERT_NE(NULL, argv[2]);
+	ASSERT_NE(NULL, library_path());
+	run_client_argv(argv, 0, 0);
+	native = read_log(CLIENT_LOG);
+	run_client_argv(argv, 1, 1);
+	preloaded = read_log(CLIENT_LOG);
+	TH_LOG("native:\n%s", native);
+	EXPECT_STREQ(native, preloaded);
+	EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
 }
 
 /*
