@@ -96,28 +96,30 @@ static void show_output(struct __test_metadata *_metadata)
 	TH_LOG("client output:\n%s", output);
 }
 
+/* The client, preloaded or not: @object serves all three calls. */
+static void served_by(struct __test_metadata *_metadata, int preload,
+		      const char *object)
+{
+	run_client(RAI_IP4_B, preload);
+	EXPECT_TRUE(bound_to("rdma_resolve_addrinfo", object));
+	EXPECT_TRUE(bound_to("rdma_query_addrinfo", object));
+	EXPECT_TRUE(bound_to("rdma_write_cm_event", object));
+	if (_metadata->passed == 0)
+		show_output(_metadata);
+}
+
 TEST_F(rdmacm14, without_the_preload_librdmacm_serves_the_rdmacm_1_4_calls)
 {
 	RAI_RETURN_IF_SKIPPED();
 
-	run_client(RAI_IP4_B, 0);
-	EXPECT_TRUE(bound_to("rdma_resolve_addrinfo", "librdmacm.so.1"));
-	EXPECT_TRUE(bound_to("rdma_query_addrinfo", "librdmacm.so.1"));
-	EXPECT_TRUE(bound_to("rdma_write_cm_event", "librdmacm.so.1"));
-	if (_metadata->passed == 0)
-		show_output(_metadata);
+	served_by(_metadata, 0, "librdmacm.so.1");
 }
 
 TEST_F(rdmacm14, preloaded_the_library_serves_the_rdmacm_1_4_calls)
 {
 	RAI_RETURN_IF_SKIPPED();
 
-	run_client(RAI_IP4_B, 1);
-	EXPECT_TRUE(bound_to("rdma_resolve_addrinfo", "librdma_addrinfo.so.1"));
-	EXPECT_TRUE(bound_to("rdma_query_addrinfo", "librdma_addrinfo.so.1"));
-	EXPECT_TRUE(bound_to("rdma_write_cm_event", "librdma_addrinfo.so.1"));
-	if (_metadata->passed == 0)
-		show_output(_metadata);
+	served_by(_metadata, 1, "librdma_addrinfo.so.1");
 }
 
 /* With the module: the library's own request; without: librdmacm's. */
