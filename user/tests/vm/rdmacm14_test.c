@@ -118,14 +118,14 @@ static void served_by(struct __test_metadata *_metadata, int preload,
 		show_output(_metadata);
 }
 
-TEST_F(rdmacm14, without_the_preload_librdmacm_serves_the_rdmacm_1_4_calls)
+TEST_F_TIMEOUT(rdmacm14, without_the_preload_librdmacm_serves_the_rdmacm_1_4_calls, 120)
 {
 	RAI_RETURN_IF_SKIPPED();
 
 	served_by(_metadata, 0, "librdmacm.so.1");
 }
 
-TEST_F(rdmacm14, preloaded_the_library_serves_the_rdmacm_1_4_calls)
+TEST_F_TIMEOUT(rdmacm14, preloaded_the_library_serves_the_rdmacm_1_4_calls, 120)
 {
 	RAI_RETURN_IF_SKIPPED();
 
@@ -133,7 +133,7 @@ TEST_F(rdmacm14, preloaded_the_library_serves_the_rdmacm_1_4_calls)
 }
 
 /* With the module: the library's own request; without: librdmacm's. */
-TEST_F(rdmacm14, preloaded_it_resolves_and_round_trips_a_user_event)
+TEST_F_TIMEOUT(rdmacm14, preloaded_it_resolves_and_round_trips_a_user_event, 120)
 {
 	char want[64];
 	int ret;
