@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The module's device file: opening it (and saying clearly when the module
- * is missing), copying a request's results out, destroying a request.
+ * The module's device file: opening it (and saying once what happens when
+ * the module is missing), copying a request's results out, destroying a
+ * request.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 
@@ -16,51 +18,64 @@
 
 #define RAI_DEVICE_PATH "/dev/" RDMA_ADDRINFO_DEVNAME
 
-/* RDMA_ADDRINFO_FALLBACK=1: resolve with librdmacm when the module is absent */
-int rai_fallback_enabled(void)
+/* RDMA_ADDRINFO_REQUIRE_MODULE=1: fail with ENODEV without the module */
+static int rai_module_required(void)
 {
-	const char *v = getenv("RDMA_ADDRINFO_FALLBACK");
+	const char *v = getenv("RDMA_ADDRINFO_REQUIRE_MODULE");
 
 	return v && !strcmp(v, "1");
 }
 
-static void rai_report_missing_module(int err)
+/*
+ * Said once per process: on stderr when the module is required (the
+ * calls fail), else in syslog, so that a program's own output stays what
+ * it is with librdmacm alone.
+ */
+static void rai_report_no_module(const char *why)
 {
 	static int reported;
 
 	if (__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
 		return;
-	fprintf(stderr,
-		"librdma_addrinfo: %s: %s: is the rdma_addrinfo kernel module loaded? (modprobe rdma_addrinfo)\n",
-		RAI_DEVICE_PATH, strerror(err));
+	if (rai_module_required())
+		fprintf(stderr, "librdma_addrinfo: %s: %s: the rdma_addrinfo kernel module is required (RDMA_ADDRINFO_REQUIRE_MODULE=1; modprobe rdma_addrinfo)\n",
+			RAI_DEVICE_PATH, why);
+	else
+		syslog(LOG_USER | LOG_NOTICE,
+		       "librdma_addrinfo: %s: %s: names are resolved in user space by librdmacm (modprobe rdma_addrinfo to resolve them in the kernel)",
+		       RAI_DEVICE_PATH, why);
 }
 
-static void rai_report_abi_mismatch(int err, __u32 abi)
+/**
+ * rai_user_space - whether a failed open of the device means "librdmacm's
+ * own calls instead"
+ * @err: errno of rai_open_device()
+ *
+ * Return: 1 when the module is absent (ENODEV) or speaks another ABI
+ * (EPROTONOSUPPORT) and RDMA_ADDRINFO_REQUIRE_MODULE=1 is not set.
+ */
+int rai_user_space(int err)
 {
-	static int reported;
-
-	if (__atomic_exchange_n(&reported, 1, __ATOMIC_RELAXED))
-		return;
-	if (err)
-		fprintf(stderr, "librdma_addrinfo: %s: GET_INFO: %s: the rdma_addrinfo module is too old for this library\n",
-			RAI_DEVICE_PATH, strerror(err));
-	else
-		fprintf(stderr, "librdma_addrinfo: %s: the rdma_addrinfo module has ABI %u, this library needs %u\n",
-			RAI_DEVICE_PATH, abi, RDMA_ADDRINFO_ABI_VERSION);
+	return (err == ENODEV || err == EPROTONOSUPPORT) &&
+	       !rai_module_required();
 }
 
 /* The module must speak our ABI; else the fd is closed (EPROTONOSUPPORT). */
 static int rai_check_abi(int fd)
 {
 	struct rdma_addrinfo_info info;
-	int err = 0;
+	char why[64];
 
 	memset(&info, 0, sizeof(info));
 	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info))
-		err = errno;
-	if (!err && info.abi_version == RDMA_ADDRINFO_ABI_VERSION)
+		snprintf(why, sizeof(why), "GET_INFO: %s: module too old",
+			 strerror(errno));
+	else if (info.abi_version == RDMA_ADDRINFO_ABI_VERSION)
 		return fd;
-	rai_report_abi_mismatch(err, info.abi_version);
+	else
+		snprintf(why, sizeof(why), "module ABI %u, library ABI %u",
+			 info.abi_version, RDMA_ADDRINFO_ABI_VERSION);
+	rai_report_no_module(why);
 	close(fd);
 	errno = EPROTONOSUPPORT;
 	return -1;
@@ -70,9 +85,9 @@ static int rai_check_abi(int fd)
  * rai_open_device - open /dev/infiniband/rdma_addrinfo
  * @nonblock: open it O_NONBLOCK (event channels)
  *
- * Return: the fd, or -1 with errno set; ENODEV when the module is not
- * loaded, reported once per process on stderr unless the librdmacm
- * fallback is enabled; EPROTONOSUPPORT when it speaks another ABI.
+ * Return: the fd, or -1 with errno set: ENODEV when the module is not
+ * loaded, EPROTONOSUPPORT when it speaks another ABI (either said once
+ * per process, see rai_report_no_module()).
  */
 int rai_open_device(int nonblock)
 {
@@ -84,8 +99,7 @@ int rai_open_device(int nonblock)
 		return rai_check_abi(fd);
 	err = errno;
 	if (err == ENOENT || err == ENXIO || err == ENODEV) {
-		if (!rai_fallback_enabled())
-			rai_report_missing_module(err);
+		rai_report_no_module(strerror(err));
 		err = ENODEV;
 	}
 	errno = err;

@@ -6,7 +6,7 @@
 #include <rdma/rdma_addrinfo_abi.h>
 
 int rai_open_device(int nonblock);
-int rai_fallback_enabled(void);
+int rai_user_space(int err);
 int rai_fetch_results(int fd, __u32 handle,
 		      struct rdma_addrinfo_result **results, unsigned int *n);
 void rai_destroy_request(int fd, __u32 handle);

@@ -86,17 +86,15 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 	}
 	if (hints && (hints->ai_flags & RAI_LIBRDMACM_ROUTEONLY))
 		return rai_real()->getaddrinfo(node, service, hints, res);
+	/* Without the module, exactly librdmacm's call (see device.c). */
+	fd = rai_get_sync_fd();
+	if (fd < 0)
+		return rai_user_space(errno) ?
+		       rai_real()->getaddrinfo(node, service, hints, res) :
+		       EAI_SYSTEM;
 	ret = rai_build_request(&req, node, service, hints);
 	if (ret)
 		return ret;
-
-	fd = rai_get_sync_fd();
-	if (fd < 0) {
-		if (errno == ENODEV && rai_fallback_enabled())
-			return rai_real()->getaddrinfo(node, service, hints,
-						       res);
-		return EAI_SYSTEM;
-	}
 
 	if ((req.cmd.ai_flags & RDMA_ADDRINFO_RAI_SA) && !req.cmd.ibdev_name[0])
 		return rai_resolve_sync_sa_ports(fd, &req, res);

@@ -2,13 +2,17 @@
 /*
  * librdmacm's implementations of the calls this library wraps: the next
  * definition after this library (RTLD_NEXT), or, when librdmacm was loaded
- * ahead of it, librdmacm's own RDMACM_1.0 symbol.
+ * ahead of it, librdmacm's own symbol of the same version; and
+ * rdma_write_cm_event(), exported at librdmacm's version so that binaries
+ * built against rdma-core 60+ find every RDMACM_1.4 call here.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "export.h"
 #include "real.h"
 
 #define RAI_LIBRDMACM	"librdmacm.so.1"
@@ -22,7 +26,7 @@ static pthread_once_t rai_real_once = PTHREAD_ONCE_INIT;
 static void *rai_lookup_optional(const char *name, const char *ver)
 {
 	static void *librdmacm;
-	void *fn = dlsym(RTLD_NEXT, name);
+	void *fn = dlvsym(RTLD_NEXT, name, ver);
 
 	if (fn)
 		return fn;
@@ -56,6 +60,10 @@ static void rai_real_init(void)
 	rai_real_fns.getaddrinfo = rai_lookup("rdma_getaddrinfo");
 	rai_real_fns.write_cm_event =
 		rai_lookup_optional("rdma_write_cm_event", RAI_RDMACM_1_4);
+	rai_real_fns.resolve_addrinfo =
+		rai_lookup_optional("rdma_resolve_addrinfo", RAI_RDMACM_1_4);
+	rai_real_fns.query_addrinfo =
+		rai_lookup_optional("rdma_query_addrinfo", RAI_RDMACM_1_4);
 }
 
 const struct rai_real *rai_real(void)
@@ -86,4 +94,16 @@ int rai_wrappers_in_use(void)
 
 	pthread_once(&once, rai_wrappers_check);
 	return rai_wrappers_ok;
+}
+
+/* librdmacm's own, where it has one (rdma-core 60+). */
+RAI_EXPORT int rdma_write_cm_event(struct rdma_cm_id *id,
+				   enum rdma_cm_event_type event, int status,
+				   uint64_t arg)
+{
+	if (!rai_real()->write_cm_event) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return rai_real()->write_cm_event(id, event, status, arg);
 }

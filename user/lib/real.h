@@ -18,13 +18,20 @@ struct rai_real {
 	int (*getaddrinfo)(const char *node, const char *service,
 			   const struct rdma_addrinfo *hints,
 			   struct rdma_addrinfo **res);
-	/* librdmacm 57+ (RDMACM_1.4) only; NULL with older ones. */
+	/* RDMACM_1.4 (rdma-core 60+) only; NULL with older ones. */
 	int (*write_cm_event)(struct rdma_cm_id *id,
 			      enum rdma_cm_event_type event, int status,
 			      uint64_t arg);
+	int (*resolve_addrinfo)(struct rdma_cm_id *id, const char *node,
+				const char *service,
+				const struct rdma_addrinfo *hints);
+	int (*query_addrinfo)(struct rdma_cm_id *id,
+			      struct rdma_addrinfo **info);
 };
 
 const struct rai_real *rai_real(void);
+int rdma_write_cm_event(struct rdma_cm_id *id, enum rdma_cm_event_type event,
+			int status, uint64_t arg);
 int rai_wrappers_in_use(void);
 
 #endif /* _RAI_REAL_H */

@@ -2,8 +2,13 @@
 /*
  * rdma_resolve_addrinfo() and rdma_query_addrinfo(): asynchronous requests
  * on the module fd of the id's event channel, with the id's binding as the
- * source; and rdma_addrinfo_channel_fd() for poll loops that cannot rely
- * on the wake-ups of wake.c.
+ * source; without the module, librdmacm's own calls where it has them
+ * (rdma-core 60+).  And rdma_addrinfo_channel_fd() for poll loops that
+ * cannot rely on the wake-ups of wake.c.
+ *
+ * Both calls are exported at librdmacm's version, RDMACM_1.4, which is what
+ * binaries built against rdma-core 60+ ask for, and at RDMA_ADDRINFO_1.0
+ * for binaries linked against this library before.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +17,7 @@
 #include <sys/ioctl.h>
 
 #include "convert.h"
+#include "device.h"
 #include "events.h"
 #include "export.h"
 #include "real.h"
@@ -66,6 +72,25 @@ static int rai_wait_sync(struct rdma_cm_id *id)
 	return 0;
 }
 
+/*
+ * Whether @id's calls go to librdmacm's own implementation: it has one,
+ * and the module is absent or speaks another ABI (and is not required).
+ */
+static int rai_native(struct rdma_cm_id *id)
+{
+	struct rai_channel *ch;
+	int err;
+
+	if (!rai_real()->resolve_addrinfo || !rai_real()->query_addrinfo ||
+	    !id || !id->channel)
+		return 0;
+	pthread_mutex_lock(&rai_registry_lock);
+	ch = rai_channel_get(id->channel);
+	err = errno;
+	pthread_mutex_unlock(&rai_registry_lock);
+	return !ch && rai_user_space(err);
+}
+
 /* Start @req for @id (registry locked).  Return: 0 or -1 with errno. */
 static int rai_start(struct rdma_cm_id *id, struct rai_request *req,
 		     int *sync)
@@ -107,6 +132,8 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 	struct rai_request req;
 	int ret, sync = 0;
 
+	if (rai_native(id))
+		return rai_real()->resolve_addrinfo(id, node, service, hints);
 	if (!id || !id->channel) {
 		errno = EINVAL;
 		return -1;
@@ -147,8 +174,13 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 	pthread_mutex_lock(&rai_registry_lock);
 	st = rai_id_find(id);
 	if (!st || (!st->handle && !st->completed)) {
+		pthread_mutex_unlock(&rai_registry_lock);
+		if (rai_native(id))
+			return rai_real()->query_addrinfo(id, info);
 		errno = EINVAL;		/* nothing was resolved */
-	} else if (st->handle) {
+		return -1;
+	}
+	if (st->handle) {
 		errno = EBUSY;
 	} else if (st->status) {
 		errno = -st->status;
@@ -163,6 +195,9 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 	pthread_mutex_unlock(&rai_registry_lock);
 	return ret;
 }
+
+RAI_EXPORT_COMPAT(rdma_resolve_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);
+RAI_EXPORT_COMPAT(rdma_query_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);
 
 RAI_EXPORT int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel)
 {

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * Unmodified rdmacm-utils programs with the library preloaded: rdma_client
- * reaches rdma_server over Soft-RoCE by name while its own user-space
+ * Unmodified rdmacm-utils programs with the library preloaded: each client
+ * reaches its server over Soft-RoCE by name while its own user-space
  * resolver is cut off (a private /etc/resolv.conf naming a dead server and
  * an empty /etc/hosts).  Only the module, whose upcall runs in the initial
  * namespaces, can resolve the name; since the client's resolver files are
  * not the host's, the module answers it only with dns_host_view=Y (else
- * EPERM: a container's view), which the test sets as an administrator
- * would.
+ * EPERM: a container's view), which the test sets while the client runs,
+ * as an administrator would.  Server and client run under strace:
+ * neither may open /etc/hosts or send to port 53 (none of these programs
+ * calls getaddrinfo() itself, but mckey, which is checked for working
+ * only).
  *
- * rdma_client connects to the first result only, and RDMA connections over
- * IPv6 are refused in the test world, so the name must have only the IPv4
+ * The clients use the first result only, and RDMA connections over IPv6
+ * are refused in the test world, so the name must have only the IPv4
  * address of the peer: RAI_ZONE_PEER4 from the test zone when it has one,
  * else a name added to the guest's /etc/hosts for this test.
  */
@@ -29,6 +32,10 @@
 #define SERVER_LOG "/run/rai-rdma_server.log"
 #define CLIENT_LOG "/run/rai-rdma_client.log"
 #define HOST_VIEW "/sys/module/rdma_addrinfo/parameters/dns_host_view"
+#define SERVER_TRACE "/run/rai-server.strace"
+#define CLIENT_TRACE "/run/rai-client.strace"
+/* What strace records: files opened, datagrams and connections. */
+#define TRACED "trace=open,openat,connect,sendto,sendmsg,sendmmsg"
 
 static char library[PATH_MAX + 32];
 
@@ -59,22 +66,55 @@ static const char *library_path(void)
 	return rai_build_path(library, sizeof(library), RAI_LIBRARY);
 }
 
-static pid_t start_server(void)
+/*
+ * @argv under strace (-o @trace), stdout and stderr to @log, preloaded or
+ * not, in a process group of its own; the child returns only to exit.
+ */
+static void exec_traced(char *const argv[], int preload, const char *log_path,
+			const char *trace)
+{
+	char *args[32], env[PATH_MAX + 48];
+	int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), n = 0;
+
+	setpgid(0, 0);
+	dup2(log, 1);
+	dup2(log, 2);
+	unsetenv("LD_PRELOAD");
+	snprintf(env, sizeof(env), "LD_PRELOAD=%s", preload ? library_path() : "");
+	args[n++] = "strace";
+	args[n++] = "-f";
+	args[n++] = "-qq";
+	args[n++] = "-e";
+	args[n++] = TRACED;
+	args[n++] = "-o";
+	args[n++] = (char *)trace;
+	if (preload) {
+		args[n++] = "-E";
+		args[n++] = env;
+	}
+	while (*argv && n < 31)
+		args[n++] = *argv++;
+	args[n] = NULL;
+	execvp("strace", args);
+	_exit(127);
+}
+
+static pid_t start_server_argv(char *const argv[], int preload)
 {
 	pid_t pid = fork();
 
-	if (!pid) {
-		int log = open(SERVER_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(log, 1);
-		dup2(log, 2);
-		unsetenv("LD_PRELOAD");
-		execlp("rdma_server", "rdma_server", "-s", RAI_IP4_B, "-p", PORT,
-		       (char *)NULL);
-		_exit(127);
-	}
-	usleep(1500000);	/* let it listen (TCG is slow) */
+	if (!pid)
+		exec_traced(argv, preload, SERVER_LOG, SERVER_TRACE);
+	usleep(2500000);	/* let it listen (TCG and strace are slow) */
 	return pid;
+}
+
+static pid_t start_server(void)
+{
+	char *argv[] = { "rdma_server", "-s", (char *)RAI_IP4_B, "-p", PORT,
+			 NULL };
+
+	return start_server_argv(argv, 0);
 }
 
 /*
@@ -103,35 +143,53 @@ static int isolate_resolver(void)
 	return mount(hosts, "/etc/hosts", "none", MS_BIND, NULL);
 }
 
-/* Run rdma_client against @name, resolver cut off; exit status or -1. */
-static int run_client(const char *name, int preload)
+/* The module answers the isolated client from the host's view, or not. */
+static void host_view(int on)
+{
+	if (system(on ? "echo Y > " HOST_VIEW : "echo N > " HOST_VIEW))
+		fprintf(stderr, "# cannot set %s\n", HOST_VIEW);
+}
+
+static int wait_client(pid_t pid)
 {
 	int status, i;
-	pid_t pid = fork();
 
-	if (!pid) {
-		int log = open(CLIENT_LOG, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(log, 1);
-		dup2(log, 2);
-		if (isolate_resolver())
-			_exit(126);
-		if (preload)
-			setenv("LD_PRELOAD", library_path(), 1);
-		else
-			unsetenv("LD_PRELOAD");
-		execlp("rdma_client", "rdma_client", "-s", name, "-p", PORT,
-		       (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 600; i++) {
+	for (i = 0; i < 900; i++) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 		usleep(100000);
 	}
-	kill(pid, SIGKILL);
+	kill(-pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	return -1;
+}
+
+/* Run @argv, resolver cut off if @isolate; exit status or -1. */
+static int run_client_argv(char *const argv[], int preload, int isolate)
+{
+	pid_t pid;
+	int ret;
+
+	if (isolate)
+		host_view(1);
+	pid = fork();
+	if (!pid) {
+		if (isolate && isolate_resolver())
+			_exit(126);
+		exec_traced(argv, preload, CLIENT_LOG, CLIENT_TRACE);
+	}
+	ret = wait_client(pid);
+	if (isolate)
+		host_view(0);
+	return ret;
+}
+
+/* Run rdma_client against @name, resolver cut off; exit status or -1. */
+static int run_client(const char *name, int preload)
+{
+	char *argv[] = { "rdma_client", "-s", (char *)name, "-p", PORT, NULL };
+
+	return run_client_argv(argv, preload, 1);
 }
 
 static void show_log(const char *path)
@@ -164,12 +222,34 @@ static void stop_server(pid_t pid, int show)
 {
 	int status;
 
-	kill(pid, SIGTERM);
+	kill(-pid, SIGTERM);
 	waitpid(pid, &status, 0);
 	if (show) {
 		show_log(SERVER_LOG);
 		show_log(CLIENT_LOG);
 	}
+}
+
+/*
+ * Lines of an strace log that show user-space name resolution: /etc/hosts
+ * opened, or anything sent to port 53.  Printed; -1 without a log.
+ */
+static int user_space_resolution(const char *trace)
+{
+	char line[512];
+	FILE *f = fopen(trace, "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "/etc/hosts") || strstr(line, "htons(53)")) {
+			fprintf(stderr, "# %s: %s", trace, line);
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
 }
 
 TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
@@ -181,12 +261,11 @@ TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
 	ASSERT_NE(NULL, name);
 	ASSERT_NE(NULL, library_path());
 	ASSERT_EQ(0, access(library, R_OK));
-	ASSERT_EQ(0, system("echo Y > " HOST_VIEW));
 	server = start_server();
 	ret = run_client(name, 1);
 	stop_server(server, ret != 0);
-	EXPECT_EQ(0, system("echo N > " HOST_VIEW));
 	ASSERT_EQ(0, ret);
+	EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
 }
 
 TEST(rdma_client_without_the_library_cannot_resolve_that_name)
@@ -204,6 +283,161 @@ TEST(rdma_client_without_the_library_cannot_resolve_that_name)
 	ASSERT_NE(126, ret);	/* isolation itself worked */
 	/* it failed to resolve, not to connect */
 	ASSERT_TRUE(log_contains(CLIENT_LOG, "rdma_getaddrinfo"));
+}
+
+/*
+ * One rdmacm-utils server and client, both preloaded and traced: @server
+ * on RAI_IP4_B, @client to the peer's name ("NAME" in @client).  The
+ * client must succeed; with @traced, neither may resolve in user space.
+ */
+static void preloaded_pair(struct __test_metadata *_metadata,
+			   char *server_argv[], char *client_argv[],
+			   int traced)
+{
+	const char *name = peer4_name();
+	pid_t server;
+	int ret, i;
+
+	ASSERT_NE(NULL, name);
+	ASSERT_NE(NULL, library_path());
+	for (i = 0; client_argv[i]; i++)
+		if (!strcmp(client_argv[i], "NAME"))
+			client_argv[i] = (char *)name;
+	server = start_server_argv(server_argv, 1);
+	ret = run_client_argv(client_argv, 1, 1);
+	stop_server(server, ret != 0);
+	ASSERT_EQ(0, ret);
+	if (traced) {
+		EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
+		EXPECT_EQ(0, user_space_resolution(SERVER_TRACE));
+	}
+}
+
+FIXTURE(preloaded) {
+	char b[INET_ADDRSTRLEN];
+};
+
+FIXTURE_SETUP(preloaded)
+{
+	snprintf(self->b, sizeof(self->b), "%s", RAI_IP4_B);
+}
+
+FIXTURE_TEARDOWN(preloaded)
+{
+}
+
+TEST_F_TIMEOUT(preloaded, udaddy, 120)
+{
+	char *server[] = { "udaddy", "-b", self->b, NULL };
+	char *client[] = { "udaddy", "-s", "NAME", NULL };
+
+	preloaded_pair(_metadata, server, client, 1);
+}
+
+TEST_F_TIMEOUT(preloaded, ucmatose, 120)
+{
+	char *server[] = { "ucmatose", "-b", self->b, NULL };
+	char *client[] = { "ucmatose", "-s", "NAME", "-C", "2", NULL };
+
+	preloaded_pair(_metadata, server, client, 1);
+}
+
+TEST_F_TIMEOUT(preloaded, cmtime, 120)
+{
+	char *server[] = { "cmtime", "-b", self->b, "-c", "2", NULL };
+	char *client[] = { "cmtime", "-s", "NAME", "-c", "2", NULL };
+
+	preloaded_pair(_metadata, server, client, 1);
+}
+
+TEST_F_TIMEOUT(preloaded, rdma_xclient_rc, 120)
+{
+	char *server[] = { "rdma_xserver", "-p", "7472", "-c", "r", NULL };
+	char *client[] = { "rdma_xclient", "-s", "NAME", "-p", "7472",
+			   "-c", "r", NULL };
+
+	preloaded_pair(_metadata, server, client, 1);
+}
+
+/* mckey resolves with getaddrinfo() itself: only that it works. */
+TEST_F_TIMEOUT(preloaded, mckey, 120)
+{
+	char a[INET_ADDRSTRLEN];
+	char *server[] = { "mckey", "-m", "239.1.1.1", "-b", a, "-C", "2",
+			   NULL };
+	char *client[] = { "mckey", "-m", "239.1.1.1", "-s", "-b", self->b,
+			   "-C", "2", NULL };
+
+	snprintf(a, sizeof(a), "%s", RAI_IP4_A);
+	preloaded_pair(_metadata, server, client, 0);
+}
+
+static char *read_log(const char *path)
+{
+	static char buf[2][8192];
+	static int which;
+	char *out = buf[which++ % 2];
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		n = fread(out, 1, sizeof(buf[0]) - 1, f);
+		fclose(f);
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/*
+ * XRC (rdma_xclient -c x): Soft-RoCE has no XRC, so natively the client
+ * fails at rdma_create_ep(); preloaded it must fail there too, not
+ * earlier in rdma_getaddrinfo() (librdmacm takes any ai_qp_type).
+ */
+TEST_F_TIMEOUT(preloaded, rdma_xclient_xrc_fails_where_it_fails_natively, 120)
+{
+	char *argv[] = { "rdma_xclient", "-s", (char *)peer4_name(), "-p",
+			 "7474", "-c", "x", NULL };
+	char *native, *preloaded;
+
+	ASSERT_NE(NULL, argv[2]);
+	ASSERT_NE(NULL, library_path());
+	run_client_argv(argv, 0, 0);
+	native = read_log(CLIENT_LOG);
+	run_client_argv(argv, 1, 1);
+	preloaded = read_log(CLIENT_LOG);
+	TH_LOG("native:\n%s", native);
+	EXPECT_STREQ(native, preloaded);
+	EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
+}
+
+/*
+ * pyverbs (user/tests/vm/pyverbs_cm.py): synchronous and asynchronous
+ * CMIDs and AddrInfo, natively with the system's resolver, then preloaded
+ * with the resolver cut off: the same output, and no user-space
+ * resolution in the preloaded run.
+ */
+TEST_F_TIMEOUT(preloaded, pyverbs_behaves_the_same, 240)
+{
+	char script[PATH_MAX + 32], *native, *preloaded;
+	char *argv[] = { "python3", script, self->b, (char *)peer4_name(),
+			 "7480", "239.1.1.1", NULL };
+
+	ASSERT_NE(NULL, argv[3]);
+	ASSERT_NE(NULL, rai_repo_path(script, sizeof(script),
+				      "user/tests/vm/pyverbs_cm.py"));
+	if (system("python3 -c 'import pyverbs.cmid' 2>/dev/null"))
+		SKIP(return, "python3-pyverbs is not installed");
+	ASSERT_NE(NULL, library_path());
+
+	ASSERT_EQ(0, run_client_argv(argv, 0, 0));
+	native = read_log(CLIENT_LOG);
+	ASSERT_EQ(0, run_client_argv(argv, 1, 1));
+	preloaded = read_log(CLIENT_LOG);
+	TH_LOG("native:\n%s", native);
+	EXPECT_STREQ(native, preloaded);
+	EXPECT_NE(NULL, strstr(native, "async: established\n"));
+	EXPECT_NE(NULL, strstr(native, "sync: connected\n"));
+	EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
 }
 
 TEST_HARNESS_MAIN

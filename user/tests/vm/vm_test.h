@@ -205,11 +205,16 @@ typedef int (*rai_write_cm_event_fn)(struct rdma_cm_id *id,
 				     enum rdma_cm_event_type event,
 				     int status, unsigned long long arg);
 
-/* librdmacm's rdma_write_cm_event() (rdma-core 57+), or NULL. */
+/*
+ * librdmacm's rdma_write_cm_event() (RDMACM_1.4), or NULL: looked up in
+ * librdmacm itself, since the library exports a pass-through of its own.
+ */
 static inline rai_write_cm_event_fn rai_write_cm_event(void)
 {
-	return (rai_write_cm_event_fn)dlsym(RTLD_DEFAULT,
-					    "rdma_write_cm_event");
+	void *librdmacm = dlopen("librdmacm.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	return librdmacm ? (rai_write_cm_event_fn)dlvsym(librdmacm,
+			"rdma_write_cm_event", "RDMACM_1.4") : NULL;
 }
 
 /*

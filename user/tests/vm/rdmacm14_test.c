@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * A binary built against rdma-core 60+ (user/tests/forky/rdmacm14_client,
+ * built in make check's forky root) asks for rdma_resolve_addrinfo,
+ * rdma_query_addrinfo and rdma_write_cm_event at RDMACM_1.4: preloaded,
+ * the library serves all three, through the module when it is loaded and
+ * through librdmacm's own implementation when it is not.  Without the
+ * preload the same binary gets librdmacm's (the control).
+ *
+ * Runs in the 7.3 phase, chrooted into the forky root; elsewhere (a
+ * librdmacm without RDMACM_1.4, or no client built) it skips.  In the
+ * forky root (RAI_FORKY_ROOT, set by scripts/forky-root) it never skips.
+ */
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "vm_test.h"
+
+#define CLIENT "tests-forky/rdmacm14_client"
+
+static char client[PATH_MAX + 32], library[PATH_MAX + 32];
+static char output[8192];
+
+/* Run the client on @node 4791; its exit status, its stdout in output. */
+static int run_client(const char *node, int preload)
+{
+	int pipefd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		if (preload)
+			setenv("LD_PRELOAD", library, 1);
+		else
+			unsetenv("LD_PRELOAD");
+		execl(client, client, node, "4791", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], output + len,
+			 sizeof(output) - 1 - len)) > 0)
+		len += n;
+	close(pipefd[0]);
+	output[len] = '\0';
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Whether the output has the line "bind @call" naming @object. */
+static int bound_to(const char *call, const char *object)
+{
+	char want[128], *line = output, *end;
+
+	snprintf(want, sizeof(want), "bind %s ", call);
+	for (; line && *line; line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
+		if (!strncmp(line, want, strlen(want)) &&
+		    strstr(line, object) && (!end || strstr(line, object) < end))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the system's librdmacm has RDMACM_1.4 (rdma-core 60+). */
+static int librdmacm_1_4(void)
+{
+	void *lib = dlopen("librdmacm.so.1", RTLD_LAZY);
+
+	return lib && dlvsym(lib, "rdma_resolve_addrinfo", "RDMACM_1.4");
+}
+
+static int module_loaded(void)
+{
+	return !access("/dev/infiniband/rdma_addrinfo", F_OK);
+}
+
+FIXTURE(rdmacm14) {
+	int skip;
+};
+
+FIXTURE_SETUP(rdmacm14)
+{
+	ASSERT_NE(NULL, rai_build_path(client, sizeof(client), CLIENT));
+	ASSERT_NE(NULL, rai_build_path(library, sizeof(library), RAI_LIBRARY));
+	if (getenv("RAI_FORKY_ROOT")) {
+		ASSERT_EQ(0, access(client, X_OK)) {
+			TH_LOG("%s is not built", client);
+		}
+	} else if (!librdmacm_1_4() || access(client, X_OK)) {
+		SKIP(return, "needs librdmacm 60+ and %s, built in make check's forky root",
+		     CLIENT);
+	}
+}
+
+FIXTURE_TEARDOWN(rdmacm14)
+{
+}
+
+static void show_output(struct __test_metadata *_metadata)
+{
+	TH_LOG("client output:\n%s", output);
+}
+
+/* The client, preloaded or not: @object serves all three calls. */
+static void served_by(struct __test_metadata *_metadata, int preload,
+		      const char *object)
+{
+	run_client(RAI_IP4_B, preload);
+	EXPECT_TRUE(bound_to("rdma_resolve_addrinfo", object));
+	EXPECT_TRUE(bound_to("rdma_query_addrinfo", object));
+	EXPECT_TRUE(bound_to("rdma_write_cm_event", object));
+	if (_metadata->passed == 0)
+		show_output(_metadata);
+}
+
+TEST_F_TIMEOUT(rdmacm14, without_the_preload_librdmacm_serves_the_rdmacm_1_4_calls, 120)
+{
+	RAI_RETURN_IF_SKIPPED();
+
+	served_by(_metadata, 0, "librdmacm.so.1");
+}
+
+TEST_F_TIMEOUT(rdmacm14, preloaded_the_library_serves_the_rdmacm_1_4_calls, 120)
+{
+	RAI_RETURN_IF_SKIPPED();
+
+	served_by(_metadata, 1, "librdma_addrinfo.so.1");
+}
+
+/* With the module: the library's own request; without: librdmacm's. */
+TEST_F_TIMEOUT(rdmacm14, preloaded_it_resolves_and_round_trips_a_user_event, 120)
+{
+	char want[64];
+	int ret;
+
+	RAI_RETURN_IF_SKIPPED();
+
+	TH_LOG("module %s", module_loaded() ? "loaded" : "not loaded");
+	ret = run_client(RAI_IP4_B, 1);
+	snprintf(want, sizeof(want), "result %s port 4791\n", RAI_IP4_B);
+	EXPECT_EQ(0, ret);
+	EXPECT_NE(NULL, strstr(output, "event RDMA_CM_EVENT_ADDRINFO_RESOLVED status 0\n"));
+	EXPECT_NE(NULL, strstr(output, want));
+	EXPECT_NE(NULL, strstr(output, "user arg 42\n"));
+	if (_metadata->passed == 0)
+		show_output(_metadata);
+}
+
+TEST_HARNESS_MAIN
