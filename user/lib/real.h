@@ -22,6 +22,14 @@ struct rai_real {
 	int (*write_cm_event)(struct rdma_cm_id *id,
 			      enum rdma_cm_event_type event, int status,
 			      uint64_t arg);
+	/* Ids librdmacm makes synchronous or moves (events.c). */
+	int (*migrate_id)(struct rdma_cm_id *id,
+			  struct rdma_event_channel *channel);
+	int (*create_ep)(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+			 struct ibv_pd *pd,
+			 struct ibv_qp_init_attr *qp_init_attr);
+	void (*destroy_ep)(struct rdma_cm_id *id);
+	int (*get_request)(struct rdma_cm_id *listen, struct rdma_cm_id **id);
 };
 
 const struct rai_real *rai_real(void);
