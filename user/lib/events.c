@@ -363,39 +363,42 @@ int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req)
 	return ret;
 }
 
+/* @id has a private channel: its calls complete before they return. */
+static int rai_mark_sync(struct rdma_cm_id *id)
+{
+	int ret;
+
+	rai_lock();
+	ret = rai_id_mark_sync(id);
+	rai_unlock();
+	return ret;
+}
+
 RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 			      struct rdma_cm_id **id, void *context,
 			      enum rdma_port_space ps)
 {
 	int ret = rai_real()->create_id(channel, id, context, ps);
 
-	if (ret || channel)
-		return ret;
-	rai_lock();
-	ret = rai_id_mark_sync(*id);
-	rai_unlock();
-	if (ret) {
+	if (!ret && !channel && rai_mark_sync(*id)) {
 		rai_real()->destroy_id(*id);
 		errno = ENOMEM;
+		ret = -1;
 	}
 	return ret;
 }
 
-/* Ids made by librdmacm itself with a private channel. */
+/* Ids that librdmacm itself makes with a private channel. */
 RAI_EXPORT int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
 			      struct ibv_pd *pd,
 			      struct ibv_qp_init_attr *qp_init_attr)
 {
 	int ret = rai_real()->create_ep(id, res, pd, qp_init_attr);
 
-	if (ret)
-		return ret;
-	rai_lock();
-	ret = rai_id_mark_sync(*id);
-	rai_unlock();
-	if (ret) {
+	if (!ret && rai_mark_sync(*id)) {
 		rai_real()->destroy_ep(*id);
 		errno = ENOMEM;
+		ret = -1;
 	}
 	return ret;
 }
@@ -405,12 +408,9 @@ RAI_EXPORT int rdma_get_request(struct rdma_cm_id *listen,
 {
 	int ret = rai_real()->get_request(listen, id);
 
-	if (!ret) {
-		rai_lock();
-		/* No memory: it stays asynchronous, as it was. */
-		rai_id_mark_sync(*id);
-		rai_unlock();
-	}
+	/* Out of memory, it would be taken for an asynchronous id. */
+	if (!ret)
+		rai_mark_sync(*id);
 	return ret;
 }
 

@@ -47,11 +47,13 @@ FIXTURE_TEARDOWN(ev)
 		rdma_destroy_event_channel(self->ch);
 }
 
-/* A thread blocked in rdma_get_cm_event() until it returns. */
+/* A thread blocked in one library call until it returns. */
 struct waiter {
 	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	int (*call)(struct waiter *w);
 	struct rdma_cm_event *ev;
-	int ret, err;
+	int ret, err, joined;
 	pthread_t thread;
 	sem_t done;
 };
@@ -60,20 +62,44 @@ static void *waiter_main(void *arg)
 {
 	struct waiter *w = arg;
 
-	w->ret = rdma_get_cm_event(w->ch, &w->ev);
+	w->ret = w->call(w);
 	w->err = errno;
 	sem_post(&w->done);
 	return NULL;
 }
 
-static int waiter_start(struct waiter *w, struct rdma_event_channel *ch)
+static int call_get_cm_event(struct waiter *w)
+{
+	return rdma_get_cm_event(w->ch, &w->ev);
+}
+
+/* It takes the library's lock. */
+static int call_channel_fd(struct waiter *w)
+{
+	return rdma_addrinfo_channel_fd(w->ch) < 0 ? -1 : 0;
+}
+
+static int call_destroy_id(struct waiter *w)
+{
+	return rdma_destroy_id(w->id);
+}
+
+static int thread_start(struct waiter *w, int (*call)(struct waiter *w),
+			struct rdma_event_channel *ch, struct rdma_cm_id *id)
 {
 	memset(w, 0, sizeof(*w));
 	w->ch = ch;
+	w->id = id;
+	w->call = call;
 	w->ret = -2;
 	if (sem_init(&w->done, 0, 0))
 		return -1;
 	return pthread_create(&w->thread, NULL, waiter_main, w) ? -1 : 0;
+}
+
+static int waiter_start(struct waiter *w, struct rdma_event_channel *ch)
+{
+	return thread_start(w, call_get_cm_event, ch, NULL);
 }
 
 /* Return: 0 when it returned within @ms (and was joined), -1 if not. */
@@ -81,6 +107,8 @@ static int waiter_wait(struct waiter *w, int ms)
 {
 	struct timespec ts;
 
+	if (w->joined)
+		return 0;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += ms / 1000;
 	ts.tv_nsec += (ms % 1000) * 1000000L;
@@ -92,6 +120,7 @@ static int waiter_wait(struct waiter *w, int ms)
 		if (errno != EINTR)
 			return -1;
 	pthread_join(w->thread, NULL);
+	w->joined = 1;
 	return 0;
 }
 
@@ -440,16 +469,6 @@ static void *taker_main(void *arg)
 	return NULL;
 }
 
-/* A call that takes the library's lock, in a thread: 0 if it returned. */
-static void *lock_probe_main(void *arg)
-{
-	struct waiter *w = arg;
-
-	w->ret = rdma_addrinfo_channel_fd(w->ch);
-	sem_post(&w->done);
-	return NULL;
-}
-
 TEST_F_TIMEOUT(ev, cancelled_waiter_leaves_no_lock_held, 180)
 {
 	struct rdma_cm_id *ids[CANCEL_IDS];
@@ -469,11 +488,7 @@ TEST_F_TIMEOUT(ev, cancelled_waiter_leaves_no_lock_held, 180)
 		usleep(round % 4 * 300);
 		ASSERT_EQ(0, pthread_cancel(thread));
 		ASSERT_EQ(0, pthread_join(thread, NULL));
-		memset(&w, 0, sizeof(w));
-		w.ch = self->ch;
-		ASSERT_EQ(0, sem_init(&w.done, 0, 0));
-		ASSERT_EQ(0, pthread_create(&w.thread, NULL, lock_probe_main,
-					    &w));
+		ASSERT_EQ(0, thread_start(&w, call_channel_fd, self->ch, NULL));
 		if (waiter_wait(&w, 10000)) {
 			/* The teardown would hang on the lock too. */
 			self->id = NULL;
@@ -501,44 +516,22 @@ TEST_F_TIMEOUT(ev, cancelled_waiter_leaves_no_lock_held, 180)
 }
 
 /* As librdmacm: rdma_destroy_id() returns once the event is acked. */
-struct destroyer {
-	struct rdma_cm_id *id;
-	int ret;
-	sem_t done;
-};
-
-static void *destroyer_main(void *arg)
-{
-	struct destroyer *d = arg;
-
-	d->ret = rdma_destroy_id(d->id);
-	sem_post(&d->done);
-	return NULL;
-}
-
 TEST_F_TIMEOUT(ev, destroy_waits_until_the_delivered_event_is_acked, 60)
 {
-	struct destroyer d = { .id = self->id, .ret = -2 };
 	struct rdma_cm_event *ev;
-	pthread_t thread;
-	struct timespec ts;
+	struct waiter d;
 
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
 	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
 	ASSERT_EQ(self->id, ev->id);
 	ASSERT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
-	ASSERT_EQ(0, sem_init(&d.done, 0, 0));
-	ASSERT_EQ(0, pthread_create(&thread, NULL, destroyer_main, &d));
-	usleep(500000);
-	EXPECT_EQ(-1, sem_trywait(&d.done))
+	ASSERT_EQ(0, thread_start(&d, call_destroy_id, NULL, self->id));
+	self->id = NULL;
+	EXPECT_EQ(-1, waiter_wait(&d, 500))
 		TH_LOG("rdma_destroy_id() returned before the ack");
 	EXPECT_EQ(0, rdma_ack_cm_event(ev));
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 10;
-	EXPECT_EQ(0, sem_timedwait(&d.done, &ts));
-	pthread_join(thread, NULL);
+	EXPECT_EQ(0, waiter_wait(&d, 10000));
 	EXPECT_EQ(0, d.ret);
-	self->id = NULL;
 }
 
 /* The request in flight goes with the id; the old channel can go. */
@@ -629,6 +622,24 @@ static void expect_sync_resolve(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(ev, migrate_to_no_channel_makes_a_synchronous_id, 60)
 {
 	ASSERT_EQ(0, rdma_migrate_id(self->id, NULL));
+	expect_sync_resolve(_metadata, self->id);
+	EXPECT_EQ(0, rdma_destroy_id(self->id));
+	self->id = NULL;
+}
+
+/* Made synchronous with a request in flight: it completes in the call. */
+TEST_F_TIMEOUT(ev, migrate_to_no_channel_completes_the_request_in_flight, 60)
+{
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(0, rdma_migrate_id(self->id, NULL));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	EXPECT_EQ(ENXIO, errno) TH_LOG("query: %s", strerror(errno));
+	EXPECT_EQ(0, channel_has_event(self->ch, 500));
 	expect_sync_resolve(_metadata, self->id);
 	EXPECT_EQ(0, rdma_destroy_id(self->id));
 	self->id = NULL;
