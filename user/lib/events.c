@@ -45,22 +45,22 @@
  */
 int rai_signal_restarts(void)
 {
+	int sig, saved = errno, restarts = 1;
 	struct sigaction sa;
 	sigset_t blocked;
-	int sig;
 
 	pthread_sigmask(SIG_BLOCK, NULL, &blocked);
-	for (sig = 1; sig < NSIG; sig++) {
+	for (sig = 1; sig < NSIG && restarts; sig++) {
 		if (sigismember(&blocked, sig) == 1 ||
 		    sigaction(sig, NULL, &sa))
-			continue;
+			continue;	/* EINVAL: glibc's own */
 		if (!(sa.sa_flags & SA_SIGINFO) &&
 		    (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN))
 			continue;
-		if (!(sa.sa_flags & SA_RESTART))
-			return 0;
+		restarts = !!(sa.sa_flags & SA_RESTART);
 	}
-	return 1;
+	errno = saved;
+	return restarts;
 }
 
 /* @st's request completed with @kev: keep its results (registry locked). */

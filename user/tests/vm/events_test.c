@@ -381,6 +381,19 @@ static void alarms_stop(void)
 	signal(SIGALRM, SIG_IGN);
 }
 
+/* Which handlers could interrupt a wait (when one was interrupted). */
+static void log_handlers(struct __test_metadata *_metadata)
+{
+	struct sigaction sa;
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++)
+		if (!sigaction(sig, NULL, &sa) &&
+		    ((sa.sa_flags & SA_SIGINFO) ||
+		     (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)))
+			TH_LOG("signal %d: flags %#x", sig, sa.sa_flags);
+}
+
 TEST_F_TIMEOUT(ev, sigalrm_with_sa_restart_never_interrupts_a_wait, 90)
 {
 	struct rdma_addrinfo *res = NULL;
@@ -395,6 +408,8 @@ TEST_F_TIMEOUT(ev, sigalrm_with_sa_restart_never_interrupts_a_wait, 90)
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
 	ret = rdma_get_cm_event(self->ch, &ev);
+	if (ret)
+		log_handlers(_metadata);
 	ASSERT_EQ(0, ret) TH_LOG("rdma_get_cm_event: %s after %d alarms",
 				 strerror(errno), (int)alarms);
 	expect_addrinfo(_metadata, ev, self->id, 0);
