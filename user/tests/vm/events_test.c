@@ -389,8 +389,7 @@ static void log_handlers(struct __test_metadata *_metadata)
 
 	for (sig = 1; sig < NSIG; sig++)
 		if (!sigaction(sig, NULL, &sa) &&
-		    ((sa.sa_flags & SA_SIGINFO) ||
-		     (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)))
+		    sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
 			TH_LOG("signal %d: flags %#x", sig, sa.sa_flags);
 }
 
