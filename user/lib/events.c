@@ -1,16 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The wrapped librdmacm calls.  Event merging: rdma_get_cm_event() returns
- * the module's ADDRINFO events of a channel together with ucma's;
- * rdma_ack_cm_event() frees the ones made here; the wake-ups of wake.c are
- * swallowed and replaced by the event they stand for.  Lifecycle: ids
- * created without a channel are remembered as synchronous; destroying an
- * id or a channel cancels its requests first.
+ * The wrapped librdmacm calls.
+ *
+ * Events: rdma_get_cm_event() returns the module's ADDRINFO events of a
+ * channel together with ucma's.  A waiter never blocks on channel->fd
+ * alone: it polls channel->fd, the channel's module fd and the channel's
+ * kick fd (an eventfd, written when the module fd is opened after the
+ * waiter started, or an event becomes ready without a descriptor saying
+ * so), and reads channel->fd only when it is readable and no other waiter
+ * is reading it, so that it never sleeps in librdmacm's own read while an
+ * ADDRINFO event is waiting.  poll() is never restarted by the kernel: an
+ * EINTR is returned only when a handler without SA_RESTART could have run,
+ * as librdmacm's read returns it.  The registry lock is taken with
+ * cancellation disabled, so a cancelled waiter never holds it.
+ *
+ * Ids: as librdmacm does for its own events, rdma_destroy_id() and
+ * rdma_migrate_id() wait until the id's delivered ADDRINFO events are
+ * acked; rdma_migrate_id() starts an in-flight request again on the new
+ * channel; ids with a private channel (created without one, by
+ * rdma_create_ep(), rdma_get_request() or rdma_migrate_id(id, NULL))
+ * resolve synchronously and never get an event.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "device.h"
@@ -20,172 +38,213 @@
 #include "registry.h"
 #include "wake.h"
 
-/* Turn a module event into the id's rdma_cm event (registry locked). */
-static struct rai_event *rai_complete(struct rai_channel *ch,
-				      const struct rdma_addrinfo_event *kev)
+/*
+ * After an EINTR from poll(): whether librdmacm's read would have been
+ * restarted, that is whether every handler that could have run (installed,
+ * signal not blocked in this thread) has SA_RESTART.
+ */
+int rai_signal_restarts(void)
 {
-	struct rai_id *st;
-	struct rai_event *ev;
+	int sig, saved = errno, restarts = 1;
+	struct sigaction sa;
+	sigset_t blocked;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &blocked);
+	for (sig = 1; sig < NSIG && restarts; sig++) {
+		if (sigismember(&blocked, sig) == 1 ||
+		    sigaction(sig, NULL, &sa))
+			continue;	/* EINVAL: glibc's own */
+		/* Also with SA_SIGINFO (valgrind reports one so for 64). */
+		if (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
+			continue;
+		restarts = !!(sa.sa_flags & SA_RESTART);
+	}
+	errno = saved;
+	return restarts;
+}
+
+/* @st's request completed with @kev: keep its results (registry locked). */
+static void rai_finish(struct rai_id *st, const struct rdma_addrinfo_event *kev)
+{
 	int status = kev->status;
+	int fd = st->ch->fd;
 
-	st = rai_id_find_request(ch, kev->context, kev->handle);
-	if (!st)
-		return NULL;	/* not a request of ours: cannot happen */
-
-	if (!status && rai_fetch_results(ch->fd, kev->handle, &st->results,
+	rai_id_clear_results(st);
+	if (!status && rai_fetch_results(fd, kev->handle, &st->results,
 					 &st->num_results))
 		status = -errno;
-	rai_destroy_request(ch->fd, kev->handle);
+	rai_destroy_request(fd, kev->handle);
+	free(st->req);
+	st->req = NULL;
 	st->handle = 0;
-	st->kev_read = 0;
 	st->wake_seq = 0;
 	st->completed = 1;
 	st->status = status;
-
-	ev = st->event;
-	st->event = NULL;
-	ev->event.id = st->id;
-	ev->event.event = status ? RDMA_CM_EVENT_ADDRINFO_ERROR :
-				   RDMA_CM_EVENT_ADDRINFO_RESOLVED;
-	ev->event.status = status;
-	rai_event_delivered(ev);
-	return ev;
+	st->ready = !st->sync;
 }
 
-/*
- * Return: 1 with *@out set when the module had an event for @channel,
- * 0 when it had none, -1 with errno on error.  *@fd is the channel's module
- * fd, or -1 when the channel has none.
- */
-static int rai_take_event(struct rdma_event_channel *channel,
-			  struct rdma_cm_event **out, int *fd)
+struct rai_id *rai_read_module_event(struct rai_channel *ch)
 {
 	struct rdma_addrinfo_event kev;
-	struct rai_channel *ch;
-	struct rai_event *ev;
 	struct rai_id *st;
+	int saved = errno;
 	ssize_t n;
-	int ret = 0;
 
-	pthread_mutex_lock(&rai_registry_lock);
-	ch = rai_channel_find(channel);
-	*fd = ch ? ch->fd : -1;
-	/* Read ahead, but its wake-up could not be posted. */
-	st = ch ? rai_id_find_read_ahead(ch) : NULL;
-	if (st) {
-		kev = st->kev;
-		ev = rai_complete(ch, &kev);
-		if (ev) {
-			*out = &ev->event;
-			ret = 1;
-		}
-		ch = NULL;
-	}
-	while (ch) {
+	for (;;) {
 		n = read(ch->fd, &kev, sizeof(kev));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = errno == EAGAIN ? 0 : -1;
-			break;
-		}
-		if (n != sizeof(kev)) {
-			errno = EPROTO;
-			ret = -1;
-			break;
-		}
-		ev = rai_complete(ch, &kev);
-		if (ev) {
-			*out = &ev->event;
-			ret = 1;
-			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != sizeof(kev))
+			break;		/* EAGAIN: none queued */
+		st = rai_id_find_request(ch, kev.context, kev.handle);
+		if (st) {
+			rai_finish(st, &kev);
+			errno = saved;
+			return st;
 		}
 	}
-	pthread_mutex_unlock(&rai_registry_lock);
-	return ret;
+	errno = saved;
+	return NULL;
+}
+
+/* Hand out @st's ready event (registry locked). */
+static struct rdma_cm_event *rai_deliver(struct rai_id *st)
+{
+	struct rai_event *ev = st->event;
+
+	st->event = NULL;
+	st->ready = 0;
+	st->wake_seq = 0;
+	ev->event.id = st->id;
+	ev->event.event = st->status ? RDMA_CM_EVENT_ADDRINFO_ERROR :
+				       RDMA_CM_EVENT_ADDRINFO_RESOLVED;
+	ev->event.status = st->status;
+	rai_event_delivered(ev);
+	return &ev->event;
+}
+
+/* A ready event of @ch, or the next one of its module fd (locked). */
+static struct rdma_cm_event *rai_take_ready(struct rai_channel *ch)
+{
+	struct rai_id *st = rai_id_find_ready(ch);
+
+	while (!st && ch->fd >= 0) {
+		st = rai_read_module_event(ch);
+		if (!st)
+			return NULL;
+		if (!st->ready)
+			st = NULL;	/* a synchronous id's: done silently */
+	}
+	return st ? rai_deliver(st) : NULL;
 }
 
 /*
- * @wake, one of ours, came out of channel->fd: the event read ahead that
- * it stands for, unless its id was destroyed meanwhile.
+ * @wake, one of ours, came out of channel->fd: the ready event it stands
+ * for, unless its id was destroyed meanwhile.
  */
-static struct rai_event *rai_wake_event(const struct rdma_cm_event *wake)
+static struct rdma_cm_event *rai_wake_event(const struct rdma_cm_event *wake)
 {
-	struct rdma_addrinfo_event kev;
-	struct rai_event *ev = NULL;
+	struct rdma_cm_event *ev = NULL;
 	struct rai_id *st;
 
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock();
 	st = rai_id_find(wake->id);
-	if (st && st->ch && st->kev_read && st->wake_seq == wake->status) {
-		kev = st->kev;
-		ev = rai_complete(st->ch, &kev);
-	}
-	pthread_mutex_unlock(&rai_registry_lock);
+	if (st && st->ready && st->wake_seq == wake->status)
+		ev = rai_deliver(st);
+	rai_unlock();
 	return ev;
 }
 
-/* An event of channel->fd, wake-ups replaced by their events. */
-static int rai_get_ucma_event(struct rdma_event_channel *channel,
-			      struct rdma_cm_event **event, int *swallowed)
+static void rai_reading_done(void *arg)
 {
-	struct rai_event *ev;
+	struct rai_channel *ch = arg;
 
-	*swallowed = 0;
-	if (rai_real()->get_cm_event(channel, event))
-		return -1;
-	if (!rai_wake_is_ours(*event))
-		return 0;
+	rai_lock();
+	ch->reading = 0;
+	rai_unlock();
+}
+
+/*
+ * An event of channel->fd, read by one waiter at a time and only while
+ * one is queued; wake-ups are replaced by their events.  Return: 0 with
+ * *@event, 1 when there was none to take, -1 with errno.
+ */
+static int rai_get_ucma_event(struct rai_channel *ch,
+			      struct rdma_event_channel *channel,
+			      struct rdma_cm_event **event)
+{
+	struct pollfd pfd = { .fd = channel->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	volatile int ret = 1;	/* set between pthread_cleanup_push/pop */
+	int busy;
+
+	rai_lock();
+	busy = ch->reading;
+	ch->reading = 1;
+	rai_unlock();
+	if (busy) {
+		sched_yield();	/* it takes what is queued, then we look */
+		return 1;
+	}
+	pthread_cleanup_push(rai_reading_done, ch);
+	if (poll(&pfd, 1, 0) == 1) {
+		ret = rai_real()->get_cm_event(channel, event);
+		if (ret && errno == EAGAIN)
+			ret = 1;	/* O_NONBLOCK: taken meanwhile */
+	}
+	pthread_cleanup_pop(1);
+	if (ret || !rai_wake_is_ours(*event))
+		return ret;
 	ev = rai_wake_event(*event);
 	/* Acknowledged at once: rdma_destroy_id() waits for that. */
 	rai_real()->ack_cm_event(*event);
-	if (ev) {
-		*event = &ev->event;
-		return 0;
-	}
-	*swallowed = 1;
+	if (!ev)
+		return 1;
+	*event = ev;
 	return 0;
 }
 
 int rai_get_event(struct rdma_event_channel *channel,
 		  struct rdma_cm_event **event)
 {
-	struct pollfd pfd[2];
-	int fd, nonblock, ret, swallowed;
+	struct pollfd pfd[3];
+	struct rai_channel *ch;
+	uint64_t kicks;
+	int flags, n, ret;
 
-	if (!channel || !event)
+	flags = channel && event ? fcntl(channel->fd, F_GETFL) : -1;
+	if (flags < 0)
+		return rai_real()->get_cm_event(channel, event);
+	rai_lock();
+	ch = rai_channel_waiter(channel);
+	rai_unlock();
+	if (!ch)	/* no memory for it: ucma's events only */
 		return rai_real()->get_cm_event(channel, event);
 
 	for (;;) {
-		ret = rai_take_event(channel, event, &fd);
-		if (ret)
-			return ret > 0 ? 0 : -1;
-		if (fd < 0) {
-			/*
-			 * A channel not used here yet: only ucma's events,
-			 * and the wake-up of another thread's first request.
-			 */
-			ret = rai_get_ucma_event(channel, event, &swallowed);
-			if (ret || !swallowed)
-				return ret;
-			continue;
-		}
-
-		nonblock = fcntl(channel->fd, F_GETFL) & O_NONBLOCK;
+		rai_lock();
+		*event = rai_take_ready(ch);
+		if (!*event && read(ch->kick_fd, &kicks, sizeof(kicks)) < 0)
+			kicks = 0;	/* not kicked: nothing to reset */
 		pfd[0].fd = channel->fd;
-		pfd[0].events = POLLIN;
-		pfd[1].fd = fd;
-		pfd[1].events = POLLIN;
-		ret = poll(pfd, 2, nonblock ? 0 : -1);
-		if (ret < 0)
+		pfd[1].fd = ch->kick_fd;
+		pfd[2].fd = ch->fd;
+		rai_unlock();
+		if (*event)
+			return 0;
+		pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
+		n = poll(pfd, pfd[2].fd >= 0 ? 3 : 2,
+			 flags & O_NONBLOCK ? 0 : -1);
+		if (n < 0) {
+			if (errno == EINTR && rai_signal_restarts())
+				continue;
 			return -1;
-		if (pfd[0].revents) {
-			ret = rai_get_ucma_event(channel, event, &swallowed);
-			if (ret || !swallowed)
-				return ret;
-			continue;
 		}
-		if (!ret) {
+		if (pfd[0].revents) {
+			ret = rai_get_ucma_event(ch, channel, event);
+			if (ret <= 0)
+				return ret;
+		} else if (!n) {
 			errno = EAGAIN;
 			return -1;
 		}
@@ -202,9 +261,9 @@ int rai_ack_event(struct rdma_cm_event *event)
 {
 	int ours;
 
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock();
 	ours = rai_event_take_back(event);
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock();
 	if (ours)
 		return 0;
 	return rai_real()->ack_cm_event(event);
@@ -215,39 +274,234 @@ RAI_EXPORT int rdma_ack_cm_event(struct rdma_cm_event *event)
 	return rai_ack_event(event);
 }
 
+/* Start @req for @st on @ch (registry locked).  Return: 0 or -1, errno. */
+static int rai_start(struct rai_id *st, struct rai_channel *ch,
+		     struct rai_request *req)
+{
+	if (!st->event) {
+		st->event = calloc(1, sizeof(*st->event));
+		if (!st->event)
+			return -1;
+	}
+	if (rai_id_save_request(st, req))
+		return -1;
+	req->cmd.context = (uintptr_t)st->id;
+	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;
+	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
+		return -1;
+	st->handle = req->cmd.handle;
+	st->ch = ch;
+	if (!st->sync)
+		rai_wake_watch();	/* for pollers of channel->fd */
+	return 0;
+}
+
+/*
+ * A synchronous id's request on @fd, its channel's module fd: wait for it
+ * to complete, as librdmacm's synchronous calls wait for their event.  The
+ * request lives on across signals: a handler with SA_RESTART does not end
+ * the wait, one without it ends it with EINTR and cancels the request.
+ */
+static int rai_wait_sync(struct rdma_cm_id *id, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct rai_id *st;
+	int status = 0, done;
+
+	for (;;) {
+		rai_lock();
+		st = rai_id_find(id);
+		if (st && st->handle)
+			while (rai_read_module_event(st->ch))
+				;
+		done = !st || !st->handle;
+		if (done)
+			status = st ? st->status : -ECANCELED;
+		rai_unlock();
+		if (done)
+			break;
+		if (poll(&pfd, 1, -1) < 0 && errno == EINTR &&
+		    !rai_signal_restarts()) {
+			rai_lock();
+			st = rai_id_find(id);
+			if (st)
+				rai_id_cancel(st);
+			rai_unlock();
+			errno = EINTR;
+			return -1;
+		}
+	}
+	if (status) {
+		errno = -status;
+		return -1;
+	}
+	return 0;
+}
+
+int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req)
+{
+	struct rai_channel *ch;
+	struct rai_id *st;
+	int ret = -1, fd = -1;
+
+	rai_lock();
+	ch = rai_channel_get(id->channel);
+	st = ch ? rai_id_get(id) : NULL;
+	if (!st) {
+		/* errno from rai_channel_get() or ENOMEM */
+	} else if (st->handle || st->ready) {
+		errno = EBUSY;
+	} else {
+		rai_id_clear_results(st);
+		ret = rai_start(st, ch, req);
+		if (!ret && st->sync)
+			fd = ch->fd;
+	}
+	rai_unlock();
+	if (fd >= 0)
+		ret = rai_wait_sync(id, fd);
+	return ret;
+}
+
+/* @id has a private channel: its calls complete before they return. */
+static int rai_mark_sync(struct rdma_cm_id *id)
+{
+	int ret;
+
+	rai_lock();
+	ret = rai_id_mark_sync(id);
+	rai_unlock();
+	return ret;
+}
+
 RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 			      struct rdma_cm_id **id, void *context,
 			      enum rdma_port_space ps)
 {
 	int ret = rai_real()->create_id(channel, id, context, ps);
 
-	if (ret || channel)
-		return ret;
-	pthread_mutex_lock(&rai_registry_lock);
-	ret = rai_id_mark_sync(*id);
-	pthread_mutex_unlock(&rai_registry_lock);
-	if (ret) {
+	if (!ret && !channel && rai_mark_sync(*id)) {
 		rai_real()->destroy_id(*id);
 		errno = ENOMEM;
+		ret = -1;
 	}
 	return ret;
 }
 
+/* Ids that librdmacm itself makes with a private channel. */
+RAI_EXPORT int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+			      struct ibv_pd *pd,
+			      struct ibv_qp_init_attr *qp_init_attr)
+{
+	int ret = rai_real()->create_ep(id, res, pd, qp_init_attr);
+
+	if (!ret && rai_mark_sync(*id)) {
+		rai_real()->destroy_ep(*id);
+		errno = ENOMEM;
+		ret = -1;
+	}
+	return ret;
+}
+
+RAI_EXPORT int rdma_get_request(struct rdma_cm_id *listen,
+				struct rdma_cm_id **id)
+{
+	int ret = rai_real()->get_request(listen, id);
+
+	/* Out of memory, it would be taken for an asynchronous id. */
+	if (!ret)
+		rai_mark_sync(*id);
+	return ret;
+}
+
+/* Wait until the id's delivered events are acked (registry locked). */
+static struct rai_id *rai_id_wait_acked(struct rdma_cm_id *id)
+{
+	struct rai_id *st;
+
+	while ((st = rai_id_find(id)) && st->unacked)
+		rai_registry_wait();
+	return st;
+}
+
+/*
+ * @st's id is on @channel now: its request in flight starts again there,
+ * its ready event is handed out there (registry locked).  Return: the
+ * module fd of a synchronous id whose request is to be waited for, or -1.
+ */
+static int rai_id_follow(struct rai_id *st, struct rdma_event_channel *channel)
+{
+	struct rai_channel *ch = st->handle ? rai_channel_get(channel) : NULL;
+	struct rai_saved_request *saved = NULL;
+
+	if (!ch)
+		ch = rai_channel_waiter(channel);
+	if (st->handle && st->req) {
+		saved = st->req;
+		st->req = NULL;
+		rai_id_cancel(st);
+		if (!ch || ch->fd < 0 || rai_start(st, ch, &saved->req)) {
+			/* It cannot start there: it ends with the reason. */
+			st->completed = 1;
+			st->status = -(errno ? errno : ENOMEM);
+			st->ready = !st->sync;
+		}
+		free(saved);
+	}
+	st->ch = ch;
+	if (st->ready && !st->wake_seq)
+		rai_channel_kick(ch);
+	return st->handle && st->sync ? ch->fd : -1;
+}
+
+RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
+			       struct rdma_event_channel *channel)
+{
+	struct rai_id *st;
+	int ret, fd = -1;
+
+	ret = rai_real()->migrate_id(id, channel);
+	if (ret)
+		return ret;
+	rai_lock();
+	if (!channel)
+		rai_id_mark_sync(id);
+	st = rai_id_wait_acked(id);
+	if (st) {
+		if (channel)
+			st->sync = 0;
+		fd = rai_id_follow(st, id->channel);
+	}
+	rai_unlock();
+	/* Synchronous now: what was in flight completes before it returns. */
+	if (fd >= 0)
+		rai_wait_sync(id, fd);
+	return 0;
+}
+
 RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 {
-	/* rdma_ucm drops the id's queued wake-up with it. */
-	pthread_mutex_lock(&rai_registry_lock);
-	rai_id_forget(id);
+	struct rai_id *st;
+
+	rai_lock();
+	st = rai_id_find(id);
+	if (st) {
+		/* No event comes any more; wait for the acks of those given. */
+		rai_id_cancel(st);
+		rai_id_wait_acked(id);
+		rai_id_forget(id);
+	}
 	rai_wake_kick();
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock();
+	/* rdma_ucm drops the id's queued wake-up with it. */
 	return rai_real()->destroy_id(id);
 }
 
 RAI_EXPORT void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 {
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock();
 	rai_channel_forget(channel);
 	rai_wake_kick();	/* the watcher holds on to the closed fd */
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock();
 	rai_real()->destroy_event_channel(channel);
 }

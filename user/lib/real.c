@@ -64,6 +64,10 @@ static void rai_real_init(void)
 		rai_lookup_optional("rdma_resolve_addrinfo", RAI_RDMACM_1_4);
 	rai_real_fns.query_addrinfo =
 		rai_lookup_optional("rdma_query_addrinfo", RAI_RDMACM_1_4);
+	rai_real_fns.migrate_id = rai_lookup("rdma_migrate_id");
+	rai_real_fns.create_ep = rai_lookup("rdma_create_ep");
+	rai_real_fns.destroy_ep = rai_lookup("rdma_destroy_ep");
+	rai_real_fns.get_request = rai_lookup("rdma_get_request");
 }
 
 const struct rai_real *rai_real(void)

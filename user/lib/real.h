@@ -27,6 +27,14 @@ struct rai_real {
 				const struct rdma_addrinfo *hints);
 	int (*query_addrinfo)(struct rdma_cm_id *id,
 			      struct rdma_addrinfo **info);
+	/* Ids librdmacm makes synchronous or moves (events.c). */
+	int (*migrate_id)(struct rdma_cm_id *id,
+			  struct rdma_event_channel *channel);
+	int (*create_ep)(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+			 struct ibv_pd *pd,
+			 struct ibv_qp_init_attr *qp_init_attr);
+	void (*destroy_ep)(struct rdma_cm_id *id);
+	int (*get_request)(struct rdma_cm_id *listen, struct rdma_cm_id **id);
 };
 
 const struct rai_real *rai_real(void);

@@ -1,22 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * What the library remembers about librdmacm objects: the module fd of
- * each event channel, the request of each rdma_cm_id, and the events it
- * handed out that are not acknowledged yet.
+ * What the library remembers about librdmacm objects: the module fd and
+ * the waiters' kick fd of each event channel, the request of each
+ * rdma_cm_id, and the events it handed out that are not acknowledged yet.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "device.h"
 #include "registry.h"
 
 pthread_mutex_t rai_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rai_registry_acked = PTHREAD_COND_INITIALIZER;
+static __thread int rai_cancel_state;
 
 static struct rai_channel *rai_channels;
 static struct rai_id *rai_ids;
 static struct rai_event *rai_events_delivered;
+
+/*
+ * The lock is never held across a cancellation point with cancellation
+ * enabled: read(), close(), open() and pthread_cond_wait() under it would
+ * otherwise leave it locked for good when the thread is cancelled there.
+ */
+void rai_lock(void)
+{
+	int state;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
+	pthread_mutex_lock(&rai_registry_lock);
+	rai_cancel_state = state;
+}
+
+void rai_unlock(void)
+{
+	int state = rai_cancel_state;
+
+	pthread_mutex_unlock(&rai_registry_lock);
+	pthread_setcancelstate(state, NULL);
+}
+
+void rai_registry_wait(void)
+{
+	pthread_cond_wait(&rai_registry_acked, &rai_registry_lock);
+}
 
 struct rai_channel *rai_channel_find(struct rdma_event_channel *channel)
 {
@@ -33,18 +64,18 @@ struct rai_channel *rai_channel_find_fd(int fd)
 	struct rai_channel *ch;
 
 	for (ch = rai_channels; ch; ch = ch->next)
-		if (ch->fd == fd)
+		if (ch->fd >= 0 && ch->fd == fd)
 			return ch;
 	return NULL;
 }
 
-/* Whether an asynchronous request of @ch has its event still unread. */
+/* Whether an asynchronous request of @ch is in flight. */
 static int rai_channel_awaits_event(struct rai_channel *ch)
 {
 	struct rai_id *st;
 
 	for (st = rai_ids; st; st = st->next)
-		if (st->ch == ch && st->handle && !st->kev_read && !st->sync)
+		if (st->ch == ch && st->handle && !st->sync)
 			return 1;
 	return 0;
 }
@@ -67,12 +98,13 @@ void rai_channels_mark_inherited(void)
 {
 	struct rai_channel *ch;
 
-	for (ch = rai_channels; ch; ch = ch->next)
+	for (ch = rai_channels; ch; ch = ch->next) {
 		ch->inherited = 1;
+		ch->reading = 0;	/* by a thread the child does not have */
+	}
 }
 
-/* The channel's state, opening its module fd on first use. */
-struct rai_channel *rai_channel_get(struct rdma_event_channel *channel)
+static struct rai_channel *rai_channel_new(struct rdma_event_channel *channel)
 {
 	struct rai_channel *ch = rai_channel_find(channel);
 
@@ -81,21 +113,53 @@ struct rai_channel *rai_channel_get(struct rdma_event_channel *channel)
 	ch = calloc(1, sizeof(*ch));
 	if (!ch)
 		return NULL;
-	ch->fd = rai_open_device(1);
-	if (ch->fd < 0) {
-		free(ch);
-		return NULL;
-	}
 	ch->channel = channel;
+	ch->fd = -1;
+	ch->kick_fd = -1;
 	ch->next = rai_channels;
 	rai_channels = ch;
 	return ch;
 }
 
+/* Wake the channel's waiters to look at the registry again. */
+void rai_channel_kick(struct rai_channel *ch)
+{
+	uint64_t one = 1;
+
+	if (ch && ch->kick_fd >= 0 && write(ch->kick_fd, &one, sizeof(one)) < 0)
+		return;	/* EAGAIN: it is readable anyway */
+}
+
+/*
+ * The channel's state for a thread about to wait on it: with a kick fd,
+ * so that a request started later (which opens the module fd) wakes it.
+ */
+struct rai_channel *rai_channel_waiter(struct rdma_event_channel *channel)
+{
+	struct rai_channel *ch = rai_channel_new(channel);
+
+	if (ch && ch->kick_fd < 0)
+		ch->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	return ch && ch->kick_fd >= 0 ? ch : NULL;
+}
+
+/* The channel's state with its module fd, opened on first use. */
+struct rai_channel *rai_channel_get(struct rdma_event_channel *channel)
+{
+	struct rai_channel *ch = rai_channel_new(channel);
+
+	if (!ch || ch->fd >= 0)
+		return ch;
+	ch->fd = rai_open_device(1);
+	if (ch->fd < 0)
+		return NULL;
+	rai_channel_kick(ch);	/* waiters that started without it */
+	return ch;
+}
+
 static void rai_id_free(struct rai_id *st)
 {
-	if (st->handle)
-		rai_destroy_request(st->ch->fd, st->handle);
+	rai_id_cancel(st);
 	rai_id_clear_results(st);
 	free(st->event);
 	free(st);
@@ -125,7 +189,10 @@ void rai_channel_forget(struct rdma_event_channel *channel)
 		st->handle = 0;		/* close() below destroys it */
 		rai_id_free(st);
 	}
-	close(ch->fd);
+	if (ch->fd >= 0)
+		close(ch->fd);
+	if (ch->kick_fd >= 0)
+		close(ch->kick_fd);
 	free(ch);
 }
 
@@ -152,44 +219,66 @@ struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,
 	return NULL;
 }
 
-/* An id of @ch whose event was read ahead but no wake-up is queued for. */
-struct rai_id *rai_id_find_read_ahead(struct rai_channel *ch)
+/* An id of @ch whose event is ready and has no wake-up queued for it. */
+struct rai_id *rai_id_find_ready(struct rai_channel *ch)
 {
 	struct rai_id *st;
 
 	for (st = rai_ids; st; st = st->next)
-		if (st->ch == ch && st->kev_read && !st->wake_seq)
+		if (st->ch == ch && st->ready && !st->wake_seq)
 			return st;
 	return NULL;
 }
 
-struct rai_id *rai_id_get(struct rdma_cm_id *id, struct rai_channel *ch)
+struct rai_id *rai_id_get(struct rdma_cm_id *id)
 {
 	struct rai_id *st = rai_id_find(id);
 
-	if (st) {
-		if (ch)
-			st->ch = ch;
+	if (st)
 		return st;
-	}
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return NULL;
 	st->id = id;
-	st->ch = ch;
 	st->next = rai_ids;
 	rai_ids = st;
 	return st;
 }
 
-/* @id was created without a channel: its calls complete before returning. */
+/* @id has a private channel: its calls complete before returning. */
 int rai_id_mark_sync(struct rdma_cm_id *id)
 {
-	struct rai_id *st = rai_id_get(id, NULL);
+	struct rai_id *st = rai_id_get(id);
 
 	if (!st)
 		return -1;
 	st->sync = 1;
+	return 0;
+}
+
+/* Keep a copy of @req (and the strings it points to) in @st. */
+int rai_id_save_request(struct rai_id *st, const struct rai_request *req)
+{
+	const struct rdma_addrinfo_resolve *cmd = &req->cmd;
+	struct rai_saved_request *s = st->req;
+
+	if (!s) {
+		s = malloc(sizeof(*s));
+		if (!s)
+			return -1;
+		st->req = s;
+	}
+	s->req = *req;
+	if (cmd->node_len) {
+		memcpy(s->node, (const void *)(uintptr_t)cmd->node,
+		       cmd->node_len);
+		s->req.cmd.node = (uintptr_t)s->node;
+	}
+	if (cmd->service_len) {
+		memcpy(s->service, (const void *)(uintptr_t)cmd->service,
+		       cmd->service_len);
+		s->req.cmd.service = (uintptr_t)s->service;
+	}
 	return 0;
 }
 
@@ -200,6 +289,18 @@ void rai_id_clear_results(struct rai_id *st)
 	st->num_results = 0;
 	st->completed = 0;
 	st->status = 0;
+}
+
+/* Cancel the id's request in flight, and drop its undelivered event. */
+void rai_id_cancel(struct rai_id *st)
+{
+	if (st->handle)
+		rai_destroy_request(st->ch->fd, st->handle);
+	st->handle = 0;
+	st->ready = 0;
+	st->wake_seq = 0;
+	free(st->req);
+	st->req = NULL;
 }
 
 /* Cancel the id's request, if any, and drop what is known about it. */
@@ -219,6 +320,10 @@ void rai_id_forget(struct rdma_cm_id *id)
 
 void rai_event_delivered(struct rai_event *ev)
 {
+	struct rai_id *st = rai_id_find(ev->event.id);
+
+	if (st)
+		st->unacked++;
 	ev->next = rai_events_delivered;
 	rai_events_delivered = ev;
 }
@@ -227,14 +332,18 @@ void rai_event_delivered(struct rai_event *ev)
 int rai_event_take_back(struct rdma_cm_event *event)
 {
 	struct rai_event **pev, *ev;
+	struct rai_id *st;
 
 	for (pev = &rai_events_delivered; *pev; pev = &(*pev)->next) {
 		ev = *pev;
-		if (&ev->event == event) {
-			*pev = ev->next;
-			free(ev);
-			return 1;
-		}
+		if (&ev->event != event)
+			continue;
+		*pev = ev->next;
+		st = rai_id_find(ev->event.id);
+		if (st && st->unacked && !--st->unacked)
+			pthread_cond_broadcast(&rai_registry_acked);
+		free(ev);
+		return 1;
 	}
 	return 0;
 }

@@ -6,55 +6,77 @@
 #include <rdma/rdma_addrinfo.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "request.h"
+
 /* An event this library made; rdma_ack_cm_event() frees it. */
 struct rai_event {
 	struct rdma_cm_event event;
 	struct rai_event *next;
 };
 
-/* The module fd that belongs to an event channel. */
+/* What belongs to an event channel. */
 struct rai_channel {
 	struct rdma_event_channel *channel;
-	int fd;
-	int inherited;			/* from the parent of a fork() */
+	int fd;			/* module fd; -1 until the first request */
+	int kick_fd;		/* eventfd: its waiters look again; or -1 */
+	int reading;		/* a waiter is in librdmacm's get_cm_event */
+	int inherited;		/* from the parent of a fork() */
 	struct rai_channel *next;
 };
 
-/* Asynchronous resolution state of one rdma_cm_id. */
+/* A request kept to be started again on another channel (migration). */
+struct rai_saved_request {
+	struct rai_request req;
+	char node[RDMA_ADDRINFO_NAME_MAX + 1];
+	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+};
+
+/* Resolution state of one rdma_cm_id. */
 struct rai_id {
 	struct rdma_cm_id *id;
-	struct rai_channel *ch;
-	__u32 handle;			/* non-zero while in flight */
+	struct rai_channel *ch;		/* of its request and undelivered event */
+	__u32 handle;			/* non-zero while in flight on ch->fd */
+	struct rai_saved_request *req;	/* the request in flight */
+	int ready;			/* done; its event not handed out yet */
+	int wake_seq;			/* its wake-up is queued (wake.c); 0: none */
 	int completed;			/* a request completed */
 	int status;			/* its status: 0 or -errno */
 	struct rdma_addrinfo_result *results;
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */
-	int sync;			/* created without a channel */
-	/* Its module event, read ahead by the wake-up watcher (wake.c). */
-	struct rdma_addrinfo_event kev;
-	int kev_read;
-	int wake_seq;			/* its wake-up is queued; 0: none */
+	int sync;			/* synchronous: no events, ever */
+	int unacked;			/* events handed out, not acked yet */
 	struct rai_id *next;
 };
 
-/* Everything below is called with rai_registry_lock held. */
+/*
+ * Everything below is called with rai_registry_lock held, taken with
+ * rai_lock(): no thread is ever cancelled while holding it.
+ */
 extern pthread_mutex_t rai_registry_lock;
+void rai_lock(void);
+void rai_unlock(void);
+/* Broadcast when an event is acked; waited on with the lock held. */
+void rai_registry_wait(void);
 
 struct rai_channel *rai_channel_find(struct rdma_event_channel *channel);
 struct rai_channel *rai_channel_find_fd(int fd);
 struct rai_channel *rai_channel_next_watched(struct rai_channel *ch);
+struct rai_channel *rai_channel_waiter(struct rdma_event_channel *channel);
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel);
+void rai_channel_kick(struct rai_channel *ch);
 void rai_channel_forget(struct rdma_event_channel *channel);
 void rai_channels_mark_inherited(void);
 
 struct rai_id *rai_id_find(struct rdma_cm_id *id);
 struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,
 				   __u32 handle);
-struct rai_id *rai_id_find_read_ahead(struct rai_channel *ch);
-struct rai_id *rai_id_get(struct rdma_cm_id *id, struct rai_channel *ch);
+struct rai_id *rai_id_find_ready(struct rai_channel *ch);
+struct rai_id *rai_id_get(struct rdma_cm_id *id);
 int rai_id_mark_sync(struct rdma_cm_id *id);
+int rai_id_save_request(struct rai_id *st, const struct rai_request *req);
 void rai_id_clear_results(struct rai_id *st);
+void rai_id_cancel(struct rai_id *st);
 void rai_id_forget(struct rdma_cm_id *id);
 
 void rai_event_delivered(struct rai_event *ev);

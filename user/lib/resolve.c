@@ -46,33 +46,6 @@ static void rai_request_bind_to_id(struct rai_request *req,
 }
 
 /*
- * An id created without a channel completes its calls before they return,
- * as librdmacm's own do: wait for the event, and fail with its status.
- */
-static int rai_wait_sync(struct rdma_cm_id *id)
-{
-	struct rdma_cm_event *ev;
-	int status = 0, done = 0;
-
-	while (!done) {
-		if (rai_get_event(id->channel, &ev))
-			return -1;
-		if (ev->id == id &&
-		    (ev->event == RDMA_CM_EVENT_ADDRINFO_RESOLVED ||
-		     ev->event == RDMA_CM_EVENT_ADDRINFO_ERROR)) {
-			status = ev->status;
-			done = 1;
-		}
-		rai_ack_event(ev);
-	}
-	if (status) {
-		errno = -status;
-		return -1;
-	}
-	return 0;
-}
-
-/*
  * Whether @id's calls go to librdmacm's own implementation: it has one,
  * and the module is absent or speaks another ABI (and is not required).
  */
@@ -84,45 +57,11 @@ static int rai_native(struct rdma_cm_id *id)
 	if (!rai_real()->resolve_addrinfo || !rai_real()->query_addrinfo ||
 	    !id || !id->channel)
 		return 0;
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock();
 	ch = rai_channel_get(id->channel);
 	err = errno;
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock();
 	return !ch && rai_user_space(err);
-}
-
-/* Start @req for @id (registry locked).  Return: 0 or -1 with errno. */
-static int rai_start(struct rdma_cm_id *id, struct rai_request *req,
-		     int *sync)
-{
-	struct rai_channel *ch;
-	struct rai_id *st;
-
-	ch = rai_channel_get(id->channel);
-	if (!ch)
-		return -1;
-	st = rai_id_get(id, ch);
-	if (!st)
-		return -1;
-	if (st->handle) {
-		errno = EBUSY;
-		return -1;
-	}
-	if (!st->event) {
-		st->event = calloc(1, sizeof(*st->event));
-		if (!st->event)
-			return -1;
-	}
-	rai_id_clear_results(st);
-
-	req->cmd.context = (uintptr_t)id;
-	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
-		return -1;
-	st->handle = req->cmd.handle;
-	*sync = st->sync;
-	if (!st->sync)
-		rai_wake_watch();	/* for pollers of channel->fd */
-	return 0;
 }
 
 RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
@@ -130,7 +69,7 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 				     const struct rdma_addrinfo *hints)
 {
 	struct rai_request req;
-	int ret, sync = 0;
+	int ret;
 
 	if (rai_native(id))
 		return rai_real()->resolve_addrinfo(id, node, service, hints);
@@ -153,12 +92,7 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 		return -1;
 	}
 
-	pthread_mutex_lock(&rai_registry_lock);
-	ret = rai_start(id, &req, &sync);
-	pthread_mutex_unlock(&rai_registry_lock);
-	if (!ret && sync)
-		ret = rai_wait_sync(id);
-	return ret;
+	return rai_resolve_id(id, &req);
 }
 
 RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
@@ -171,16 +105,16 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 		errno = EINVAL;
 		return -1;
 	}
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock();
 	st = rai_id_find(id);
 	if (!st || (!st->handle && !st->completed)) {
-		pthread_mutex_unlock(&rai_registry_lock);
+		rai_unlock();
 		if (rai_native(id))
 			return rai_real()->query_addrinfo(id, info);
 		errno = EINVAL;		/* nothing was resolved */
 		return -1;
 	}
-	if (st->handle) {
+	if (st->handle || st->ready) {
 		errno = EBUSY;
 	} else if (st->status) {
 		errno = -st->status;
@@ -192,7 +126,7 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 			errno = ENOMEM;
 		ret = eai ? -1 : 0;
 	}
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock();
 	return ret;
 }
 
@@ -208,9 +142,9 @@ RAI_EXPORT int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel)
 		errno = EINVAL;
 		return -1;
 	}
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock();
 	ch = rai_channel_get(channel);
 	fd = ch ? ch->fd : -1;
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock();
 	return fd;
 }

@@ -9,7 +9,8 @@
  * swallows the wake-up and returns the ADDRINFO event in its place.
  *
  * One wake-up per event, tagged with a sequence number, and an event read
- * ahead is delivered only when its wake-up is dequeued: no wake-up is ever
+ * ahead (completed and made ready, events.c) is delivered only when its
+ * wake-up is dequeued: no wake-up is ever
  * left in the queue without an event behind it.  Destroying the id drops
  * both (rdma_ucm frees the id's undelivered events), and since a wake-up is
  * acknowledged as soon as it is dequeued, rdma_destroy_id() never waits
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "real.h"
+#include "events.h"
 #include "registry.h"
 #include "wake.h"
 
@@ -158,25 +160,21 @@ static int rai_wake_post(struct rai_id *st)
 	return seq;
 }
 
-/* Read @ch's module events ahead and post a wake-up for each. */
+/*
+ * Read @ch's module events ahead and post a wake-up for each; an event
+ * whose wake-up could not be posted is handed out by the channel's
+ * waiters, kicked for it.
+ */
 static void rai_wake_read_ahead(struct rai_channel *ch)
 {
-	struct rdma_addrinfo_event kev;
 	struct rai_id *st;
-	ssize_t n;
 
-	for (;;) {
-		n = read(ch->fd, &kev, sizeof(kev));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != sizeof(kev))
-			return;	/* EAGAIN: all read */
-		st = rai_id_find_request(ch, kev.context, kev.handle);
-		if (!st || st->kev_read)
-			continue;
-		st->kev = kev;
-		st->kev_read = 1;
+	while ((st = rai_read_module_event(ch))) {
+		if (!st->ready)
+			continue;	/* a synchronous id's */
 		st->wake_seq = rai_wake_post(st);
+		if (!st->wake_seq)
+			rai_channel_kick(ch);
 	}
 }
 

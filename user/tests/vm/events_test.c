@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ADDRINFO events as event-driven programs wait for them (issue 11): a
+ * thread already blocked in rdma_get_cm_event(), several waiters on one
+ * channel, epoll loops on blocking and O_NONBLOCK channels, SIGALRM every
+ * 10 ms during waits, pthread_cancel() of a waiter; and ids living as
+ * librdmacm's do: rdma_destroy_id() waits for the ack of a delivered
+ * event, rdma_migrate_id() takes an in-flight request along, and the
+ * synchronous ids of rdma_create_ep(), rdma_get_request() and
+ * rdma_migrate_id(id, NULL) complete rdma_resolve_addrinfo() before it
+ * returns and never see an ADDRINFO event in rdma_connect() or
+ * rdma_get_request().
+ *
+ * Runs on 6.1 with librdmacm 44 and in the 7.3 phase with rdma-core 65,
+ * where the library also wakes channel->fd.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/time.h>
+
+#include "kselftest_harness.h"
+#include "vm_test.h"
+
+/* Long enough for a fresh NXDOMAIN (a full upcall), under valgrind too. */
+#define EVENT_MS	30000
+
+FIXTURE(ev) {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+};
+
+FIXTURE_SETUP(ev)
+{
+	self->ch = rdma_create_event_channel();
+	ASSERT_NE(NULL, self->ch);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &self->id, NULL, RDMA_PS_TCP));
+}
+
+FIXTURE_TEARDOWN(ev)
+{
+	if (self->id)
+		rdma_destroy_id(self->id);
+	if (self->ch)
+		rdma_destroy_event_channel(self->ch);
+}
+
+/* A thread blocked in one library call until it returns. */
+struct waiter {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	int (*call)(struct waiter *w);
+	struct rdma_cm_event *ev;
+	int ret, err, joined;
+	pthread_t thread;
+	sem_t done;
+};
+
+static void *waiter_main(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->ret = w->call(w);
+	w->err = errno;
+	sem_post(&w->done);
+	return NULL;
+}
+
+static int call_get_cm_event(struct waiter *w)
+{
+	return rdma_get_cm_event(w->ch, &w->ev);
+}
+
+/* It takes the library's lock. */
+static int call_channel_fd(struct waiter *w)
+{
+	return rdma_addrinfo_channel_fd(w->ch) < 0 ? -1 : 0;
+}
+
+static int call_destroy_id(struct waiter *w)
+{
+	return rdma_destroy_id(w->id);
+}
+
+static int thread_start(struct waiter *w, int (*call)(struct waiter *w),
+			struct rdma_event_channel *ch, struct rdma_cm_id *id)
+{
+	memset(w, 0, sizeof(*w));
+	w->ch = ch;
+	w->id = id;
+	w->call = call;
+	w->ret = -2;
+	if (sem_init(&w->done, 0, 0))
+		return -1;
+	return pthread_create(&w->thread, NULL, waiter_main, w) ? -1 : 0;
+}
+
+static int waiter_start(struct waiter *w, struct rdma_event_channel *ch)
+{
+	return thread_start(w, call_get_cm_event, ch, NULL);
+}
+
+/* Return: 0 when it returned within @ms (and was joined), -1 if not. */
+static int waiter_wait(struct waiter *w, int ms)
+{
+	struct timespec ts;
+
+	if (w->joined)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	while (sem_timedwait(&w->done, &ts))
+		if (errno != EINTR)
+			return -1;
+	pthread_join(w->thread, NULL);
+	w->joined = 1;
+	return 0;
+}
+
+static void expect_addrinfo(struct __test_metadata *_metadata,
+			    struct rdma_cm_event *ev, struct rdma_cm_id *id,
+			    int resolved)
+{
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(id, ev->id);
+	EXPECT_EQ(resolved ? RDMA_CM_EVENT_ADDRINFO_RESOLVED :
+			     RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);
+	EXPECT_EQ(0, rdma_ack_cm_event(ev));
+}
+
+/* Non-blocking look at @ch: 1 if an event (acked) is there, else 0. */
+static int channel_has_event(struct rdma_event_channel *ch, int ms)
+{
+	struct rdma_cm_event *ev;
+
+	if (rai_wait_event(ch, &ev, ms))
+		return 0;
+	rdma_ack_cm_event(ev);
+	return 1;
+}
+
+/* An ordinary rdma_cm event for @id: ADDR_RESOLVED of the peer. */
+static int start_ucma_event(struct rdma_cm_id *id)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+
+	inet_pton(AF_INET, RAI_IP4_B, &a.sin_addr);
+	return rdma_resolve_addr(id, NULL, (struct sockaddr *)&a, 2000);
+}
+
+/* The reproducer of issue 11. */
+TEST_F_TIMEOUT(ev, waiter_blocked_on_a_fresh_channel_gets_the_event, 60)
+{
+	struct waiter w;
+
+	ASSERT_EQ(0, waiter_start(&w, self->ch));
+	usleep(300000);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
+					   NULL));
+	ASSERT_EQ(0, waiter_wait(&w, 10000))
+		TH_LOG("no event for the blocked waiter after 10 s");
+	ASSERT_EQ(0, w.ret);
+	expect_addrinfo(_metadata, w.ev, self->id, 1);
+}
+
+TEST_F_TIMEOUT(ev, waiter_blocked_after_an_earlier_request_gets_the_next, 60)
+{
+	struct waiter w;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
+	ASSERT_EQ(0, waiter_start(&w, self->ch));
+	ASSERT_EQ(0, waiter_wait(&w, 10000));
+	expect_addrinfo(_metadata, w.ev, self->id, 1);
+	ASSERT_EQ(0, waiter_start(&w, self->ch));
+	usleep(300000);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
+					   NULL));
+	ASSERT_EQ(0, waiter_wait(&w, 10000));
+	ASSERT_EQ(0, w.ret);
+	expect_addrinfo(_metadata, w.ev, self->id, 1);
+}
+
+/*
+ * Two threads wait; an rdma_cm event wakes both, one takes it; the other
+ * must still be waiting for ADDRINFO events, not stuck on channel->fd.
+ */
+TEST_F_TIMEOUT(ev, two_waiters_get_an_rdma_cm_event_and_an_addrinfo_event, 60)
+{
+	struct rdma_cm_event *ev;
+	struct waiter w[2];
+	struct rdma_cm_id *other;
+	int i, addr = 0, addrinfo = 0;
+
+	ASSERT_EQ(0, rdma_create_id(self->ch, &other, NULL, RDMA_PS_TCP));
+	/* The channel's module fd exists: both waiters poll it. */
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
+	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
+	expect_addrinfo(_metadata, ev, self->id, 1);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, waiter_start(&w[i], self->ch));
+	usleep(300000);
+	ASSERT_EQ(0, start_ucma_event(other));
+	usleep(500000);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
+					   NULL));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, waiter_wait(&w[i], 10000))
+			TH_LOG("waiter %d got nothing in 10 s", i);
+		ASSERT_EQ(0, w[i].ret);
+		if (w[i].ev->event == RDMA_CM_EVENT_ADDR_RESOLVED) {
+			EXPECT_EQ(other, w[i].ev->id);
+			addr++;
+		} else {
+			EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED,
+				  w[i].ev->event);
+			EXPECT_EQ(self->id, w[i].ev->id);
+			addrinfo++;
+		}
+		EXPECT_EQ(0, rdma_ack_cm_event(w[i].ev));
+	}
+	EXPECT_EQ(1, addr);
+	EXPECT_EQ(1, addrinfo);
+	EXPECT_EQ(0, rdma_destroy_id(other));
+}
+
+/*
+ * An epoll loop as event-driven programs write it: channel->fd, plus the
+ * module fd where the library cannot wake channel->fd (before 6.18); on
+ * each wake-up, every event until EAGAIN.  Four ids, one rdma_cm event.
+ */
+static void epoll_loop(struct __test_metadata *_metadata,
+		       struct rdma_event_channel *ch, int nonblock)
+{
+	struct epoll_event ee = { .events = EPOLLIN }, out[2];
+	struct rdma_cm_id *ids[4], *other;
+	int seen[4] = { 0 }, addr = 0, i, n, total = 0, ep;
+	struct rdma_cm_event *ev;
+	const char *why;
+	char name[96];
+
+	if (nonblock)
+		ASSERT_EQ(0, fcntl(ch->fd, F_SETFL,
+				   fcntl(ch->fd, F_GETFL) | O_NONBLOCK));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, ch->fd, &ee));
+	if (!rai_wake_expected(&why)) {
+		ee.data.fd = rdma_addrinfo_channel_fd(ch);
+		ASSERT_LE(0, ee.data.fd);
+		ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, ee.data.fd, &ee));
+	}
+	ASSERT_EQ(0, rdma_create_id(ch, &other, NULL, RDMA_PS_TCP));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, rdma_create_id(ch, &ids[i], NULL, RDMA_PS_TCP));
+		ASSERT_EQ(0, rdma_resolve_addrinfo(ids[i], i % 2 ?
+			  rai_fresh_missing_name(name, sizeof(name)) :
+			  RAI_ZONE_PEER, NULL, NULL));
+	}
+	ASSERT_EQ(0, start_ucma_event(other));
+	while (total < 5) {
+		n = epoll_wait(ep, out, 2, EVENT_MS);
+		ASSERT_LT(0, n) TH_LOG("epoll_wait: %d after %d events", n,
+				       total);
+		/* Blocking: one event per wake-up; else drain to EAGAIN. */
+		for (;;) {
+			if (rdma_get_cm_event(ch, &ev)) {
+				ASSERT_TRUE(nonblock);
+				ASSERT_EQ(EAGAIN, errno);
+				break;
+			}
+			total++;
+			if (ev->id == other) {
+				EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED,
+					  ev->event);
+				addr++;
+			} else {
+				for (i = 0; i < 4 && ids[i] != ev->id; i++)
+					;
+				ASSERT_LT(i, 4);
+				if (i < 4)
+					seen[i]++;
+				EXPECT_EQ(i % 2 ? RDMA_CM_EVENT_ADDRINFO_ERROR :
+					  RDMA_CM_EVENT_ADDRINFO_RESOLVED,
+					  ev->event);
+			}
+			EXPECT_EQ(0, rdma_ack_cm_event(ev));
+			if (!nonblock)
+				break;
+		}
+	}
+	EXPECT_EQ(1, addr);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(1, seen[i]);
+	/* Nothing left to wake the loop. */
+	n = epoll_wait(ep, out, 2, 500);
+	if (n > 0 && nonblock) {
+		EXPECT_EQ(-1, rdma_get_cm_event(ch, &ev));
+	} else {
+		EXPECT_EQ(0, n);
+	}
+	close(ep);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(0, rdma_destroy_id(ids[i]));
+	EXPECT_EQ(0, rdma_destroy_id(other));
+}
+
+TEST_F_TIMEOUT(ev, epoll_loop_on_a_blocking_channel, 90)
+{
+	epoll_loop(_metadata, self->ch, 0);
+}
+
+TEST_F_TIMEOUT(ev, epoll_loop_on_a_nonblocking_channel, 90)
+{
+	epoll_loop(_metadata, self->ch, 1);
+}
+
+/* A thread in epoll_wait() before the channel's first request wakes. */
+TEST_F_TIMEOUT(ev, epoll_waiter_before_the_first_request_wakes, 60)
+{
+	struct epoll_event ee = { .events = EPOLLIN }, out;
+	struct rdma_cm_event *ev;
+	const char *why;
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, fcntl(self->ch->fd, F_SETFL,
+			   fcntl(self->ch->fd, F_GETFL) | O_NONBLOCK));
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, self->ch->fd, &ee));
+	if (!rai_wake_expected(&why))
+		ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD,
+				       rdma_addrinfo_channel_fd(self->ch),
+				       &ee));
+	errno = 0;
+	ASSERT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
+	ASSERT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
+					   NULL));
+	ASSERT_EQ(1, epoll_wait(ep, &out, 1, 10000));
+	ASSERT_EQ(0, rdma_get_cm_event(self->ch, &ev));
+	expect_addrinfo(_metadata, ev, self->id, 1);
+	errno = 0;
+	ASSERT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
+	ASSERT_EQ(EAGAIN, errno);
+	close(ep);
+}
+
+/* SIGALRM every 10 ms, its handler installed with SA_RESTART. */
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+static void alarms_start(int flags)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = flags };
+	struct itimerval it = {
+		.it_interval = { .tv_usec = 10000 },
+		.it_value = { .tv_usec = 10000 },
+	};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void alarms_stop(void)
+{
+	struct itimerval it = { 0 };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	signal(SIGALRM, SIG_IGN);
+}
+
+/* Which handlers could interrupt a wait (when one was interrupted). */
+static void log_handlers(struct __test_metadata *_metadata)
+{
+	struct sigaction sa;
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++)
+		if (!sigaction(sig, NULL, &sa) &&
+		    sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+			TH_LOG("signal %d: flags %#x", sig, sa.sa_flags);
+}
+
+TEST_F_TIMEOUT(ev, sigalrm_with_sa_restart_never_interrupts_a_wait, 90)
+{
+	struct rdma_addrinfo *res = NULL;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *sync;
+	char name[96];
+	struct waiter w;
+	int ret;
+
+	alarms_start(SA_RESTART);
+	/* Blocking rdma_get_cm_event(), the request already made. */
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ret = rdma_get_cm_event(self->ch, &ev);
+	if (ret)
+		log_handlers(_metadata);
+	ASSERT_EQ(0, ret) TH_LOG("rdma_get_cm_event: %s after %d alarms",
+				 strerror(errno), (int)alarms);
+	expect_addrinfo(_metadata, ev, self->id, 0);
+	/* A waiter on a fresh channel before the request (signals in any
+	 * thread). */
+	rdma_destroy_id(self->id);
+	rdma_destroy_event_channel(self->ch);
+	self->ch = rdma_create_event_channel();
+	ASSERT_NE(NULL, self->ch);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &self->id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, waiter_start(&w, self->ch));
+	usleep(300000);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(0, waiter_wait(&w, EVENT_MS));
+	ASSERT_EQ(0, w.ret) TH_LOG("waiter: %s", strerror(w.err));
+	expect_addrinfo(_metadata, w.ev, self->id, 0);
+	/* A synchronous id's rdma_resolve_addrinfo(). */
+	ASSERT_EQ(0, rdma_create_id(NULL, &sync, NULL, RDMA_PS_TCP));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_resolve_addrinfo(sync,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	EXPECT_EQ(ENXIO, errno);
+	EXPECT_EQ(0, rdma_resolve_addrinfo(sync, RAI_ZONE_PEER, NULL, NULL));
+	EXPECT_EQ(0, rdma_query_addrinfo(sync, &res));
+	rdma_freeaddrinfo(res);
+	EXPECT_EQ(0, rdma_destroy_id(sync));
+	alarms_stop();
+	EXPECT_LT(50, alarms);
+}
+
+/* Without SA_RESTART the wait ends with EINTR, as librdmacm's does. */
+TEST_F_TIMEOUT(ev, a_signal_without_sa_restart_interrupts_a_wait, 60)
+{
+	struct rdma_cm_event *ev;
+	struct itimerval it = { .it_value = { .tv_usec = 200000 } };
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	errno = 0;
+	EXPECT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
+	EXPECT_EQ(EINTR, errno);
+	EXPECT_EQ(1, alarms);
+	alarms_stop();
+}
+
+/*
+ * pthread_cancel() of a thread taking events, at whatever point it is
+ * (events keep coming while it is cancelled): afterwards the library is
+ * usable and another waiter gets its event.
+ */
+#define CANCEL_IDS	128
+
+struct taker {
+	struct rdma_event_channel *ch;
+	volatile int taken;
+};
+
+static void *taker_main(void *arg)
+{
+	struct taker *t = arg;
+	struct rdma_cm_event *ev;
+
+	for (;;) {
+		if (!rdma_get_cm_event(t->ch, &ev)) {
+			rdma_ack_cm_event(ev);
+			t->taken++;
+		}
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(ev, cancelled_waiter_leaves_no_lock_held, 180)
+{
+	struct rdma_cm_id *ids[CANCEL_IDS];
+	struct taker t = { .ch = self->ch };
+	struct waiter w;
+	pthread_t thread;
+	int round, i;
+
+	for (i = 0; i < CANCEL_IDS; i++)
+		ASSERT_EQ(0, rdma_create_id(self->ch, &ids[i], NULL,
+					    RDMA_PS_TCP));
+	for (round = 0; round < 20; round++) {
+		ASSERT_EQ(0, pthread_create(&thread, NULL, taker_main, &t));
+		for (i = 0; i < CANCEL_IDS; i++)
+			ASSERT_EQ(0, rdma_resolve_addrinfo(ids[i], RAI_IP4_B,
+							   NULL, NULL));
+		usleep(round % 4 * 300);
+		ASSERT_EQ(0, pthread_cancel(thread));
+		ASSERT_EQ(0, pthread_join(thread, NULL));
+		ASSERT_EQ(0, thread_start(&w, call_channel_fd, self->ch, NULL));
+		if (waiter_wait(&w, 10000)) {
+			/* The teardown would hang on the lock too. */
+			self->id = NULL;
+			self->ch = NULL;
+			ASSERT_TRUE(0) TH_LOG("round %d: the library's lock is still held by the cancelled thread",
+					      round);
+		}
+		/* What it left, then one more for a new waiter. */
+		while (channel_has_event(t.ch, 2000))
+			;
+		ASSERT_EQ(0, waiter_start(&w, self->ch));
+		usleep(100000);
+		ASSERT_EQ(0, rdma_resolve_addrinfo(ids[0], RAI_IP4_B, NULL,
+						   NULL));
+		ASSERT_EQ(0, waiter_wait(&w, 10000))
+			TH_LOG("round %d: a waiter after the cancel hangs",
+			       round);
+		ASSERT_EQ(0, w.ret);
+		EXPECT_EQ(ids[0], w.ev->id);
+		EXPECT_EQ(0, rdma_ack_cm_event(w.ev));
+	}
+	TH_LOG("%d events taken by cancelled threads", t.taken);
+	for (i = 0; i < CANCEL_IDS; i++)
+		EXPECT_EQ(0, rdma_destroy_id(ids[i]));
+}
+
+/* As librdmacm: rdma_destroy_id() returns once the event is acked. */
+TEST_F_TIMEOUT(ev, destroy_waits_until_the_delivered_event_is_acked, 60)
+{
+	struct rdma_cm_event *ev;
+	struct waiter d;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
+	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
+	ASSERT_EQ(self->id, ev->id);
+	ASSERT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
+	ASSERT_EQ(0, thread_start(&d, call_destroy_id, NULL, self->id));
+	self->id = NULL;
+	EXPECT_EQ(-1, waiter_wait(&d, 500))
+		TH_LOG("rdma_destroy_id() returned before the ack");
+	EXPECT_EQ(0, rdma_ack_cm_event(ev));
+	EXPECT_EQ(0, waiter_wait(&d, 10000));
+	EXPECT_EQ(0, d.ret);
+}
+
+/* @id, resolving a name that takes an upcall, moved to a new channel. */
+static struct rdma_event_channel *migrate_in_flight(struct rdma_cm_id *id)
+{
+	struct rdma_event_channel *ch2 = rdma_create_event_channel();
+	char name[96];
+
+	if (ch2 && (rdma_resolve_addrinfo(id, rai_fresh_missing_name(name,
+					  sizeof(name)), NULL, NULL) ||
+		    rdma_migrate_id(id, ch2))) {
+		rdma_destroy_event_channel(ch2);
+		ch2 = NULL;
+	}
+	return ch2;
+}
+
+/* The request in flight goes with the id; the old channel can go. */
+TEST_F_TIMEOUT(ev, migrate_then_destroy_the_old_channel, 60)
+{
+	struct rdma_event_channel *ch2 = migrate_in_flight(self->id);
+	struct rdma_cm_event *ev;
+
+	ASSERT_NE(NULL, ch2);
+	rdma_destroy_event_channel(self->ch);
+	self->ch = ch2;
+	ASSERT_EQ(0, rai_wait_event(ch2, &ev, EVENT_MS))
+		TH_LOG("no event on the new channel");
+	expect_addrinfo(_metadata, ev, self->id, 0);
+	EXPECT_EQ(0, channel_has_event(ch2, 500));
+}
+
+/* Its event already queued on the old channel: it comes on the new one. */
+TEST_F_TIMEOUT(ev, migrate_with_the_event_queued_moves_it, 60)
+{
+	struct rdma_event_channel *ch2 = rdma_create_event_channel();
+	struct rdma_cm_event *ev;
+
+	ASSERT_NE(NULL, ch2);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
+	usleep(300000);
+	ASSERT_EQ(0, rdma_migrate_id(self->id, ch2));
+	EXPECT_EQ(0, channel_has_event(self->ch, 500));
+	ASSERT_EQ(0, rai_wait_event(ch2, &ev, 10000));
+	expect_addrinfo(_metadata, ev, self->id, 1);
+	EXPECT_EQ(0, channel_has_event(ch2, 500));
+	rdma_destroy_event_channel(self->ch);
+	self->ch = ch2;
+}
+
+/* Destroying a migrated id cancels its own request, no other id's. */
+TEST_F_TIMEOUT(ev, destroying_a_migrated_id_cancels_no_other_request, 60)
+{
+	struct rdma_event_channel *ch2 = migrate_in_flight(self->id);
+	struct rdma_cm_id *other;
+	struct rdma_cm_event *ev;
+	char name[96];
+
+	ASSERT_NE(NULL, ch2);
+	ASSERT_EQ(0, rdma_create_id(ch2, &other, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(other,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
+					    NULL));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(0, rdma_destroy_id(self->id));
+	self->id = NULL;
+	ASSERT_EQ(0, rai_wait_event(ch2, &ev, EVENT_MS))
+		TH_LOG("the other id's event never came");
+	expect_addrinfo(_metadata, ev, other, 0);
+	EXPECT_EQ(0, channel_has_event(ch2, 500));
+	EXPECT_EQ(0, rdma_destroy_id(other));
+	rdma_destroy_event_channel(self->ch);
+	self->ch = ch2;
+}
+
+/* Synchronous ids the library did not see created. */
+static void expect_sync_resolve(struct __test_metadata *_metadata,
+				struct rdma_cm_id *id)
+{
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(id, RAI_ZONE_PEER, "4791", NULL));
+	ASSERT_EQ(0, rdma_query_addrinfo(id, &res))
+		TH_LOG("not complete on return: %s", strerror(errno));
+	EXPECT_LE(1, rai_count(res));
+	rdma_freeaddrinfo(res);
+	errno = 0;
+	EXPECT_EQ(-1, rdma_resolve_addrinfo(id, rai_fresh_missing_name(name,
+					    sizeof(name)), NULL, NULL));
+	EXPECT_EQ(ENXIO, errno);
+}
+
+TEST_F_TIMEOUT(ev, migrate_to_no_channel_makes_a_synchronous_id, 60)
+{
+	ASSERT_EQ(0, rdma_migrate_id(self->id, NULL));
+	expect_sync_resolve(_metadata, self->id);
+	EXPECT_EQ(0, rdma_destroy_id(self->id));
+	self->id = NULL;
+}
+
+/* Made synchronous with a request in flight: it completes in the call. */
+TEST_F_TIMEOUT(ev, migrate_to_no_channel_completes_the_request_in_flight, 60)
+{
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(0, rdma_migrate_id(self->id, NULL));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	EXPECT_EQ(ENXIO, errno) TH_LOG("query: %s", strerror(errno));
+	EXPECT_EQ(0, channel_has_event(self->ch, 500));
+	expect_sync_resolve(_metadata, self->id);
+	EXPECT_EQ(0, rdma_destroy_id(self->id));
+	self->id = NULL;
+}
+
+static struct rdma_addrinfo *ep_info(const char *port, int passive)
+{
+	struct rdma_addrinfo hints = {
+		.ai_flags = passive ? RAI_PASSIVE : 0,
+		.ai_port_space = RDMA_PS_TCP,
+	}, *res = NULL;
+
+	if (rdma_getaddrinfo(RAI_IP4_B, port, &hints, &res))
+		return NULL;
+	return res;
+}
+
+struct client {
+	char port[16];
+	int ret, err;
+};
+
+/* A synchronous client: resolves with its ep id, then connects. */
+static void *client_main(void *arg)
+{
+	struct rdma_conn_param param = {
+		.qp_num = 0x123, .responder_resources = 1,
+		.initiator_depth = 1, .retry_count = 7,
+	};
+	struct rdma_addrinfo *res = ep_info(((struct client *)arg)->port, 0);
+	struct client *c = arg;
+	struct rdma_cm_id *id;
+
+	c->ret = -2;
+	if (!res || rdma_create_ep(&id, res, NULL, NULL))
+		goto out;
+	c->ret = rdma_resolve_addrinfo(id, RAI_ZONE_PEER, NULL, NULL);
+	if (!c->ret) {
+		c->ret = rdma_connect(id, &param);
+		c->err = errno;
+	}
+	rdma_destroy_ep(id);
+out:
+	rdma_freeaddrinfo(res);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(ev, create_ep_ids_resolve_synchronously_and_connect, 90)
+{
+	struct client c = { .ret = -3 };
+	struct rdma_cm_id *listen, *conn = NULL;
+	struct rdma_addrinfo *res;
+	pthread_t thread;
+
+	snprintf(c.port, sizeof(c.port), "%d", 20000 + getpid() % 20000);
+	res = ep_info(c.port, 1);
+	ASSERT_NE(NULL, res);
+	ASSERT_EQ(0, rdma_create_ep(&listen, res, NULL, NULL));
+	rdma_freeaddrinfo(res);
+	expect_sync_resolve(_metadata, listen);
+	ASSERT_EQ(0, rdma_listen(listen, 1));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, client_main, &c));
+	/* A connect request, never an ADDRINFO event in its place. */
+	ASSERT_EQ(0, rdma_get_request(listen, &conn))
+		TH_LOG("rdma_get_request: %s", strerror(errno));
+	ASSERT_NE(NULL, conn->event);
+	EXPECT_EQ(RDMA_CM_EVENT_CONNECT_REQUEST, conn->event->event);
+	/* The request's id is synchronous too. */
+	expect_sync_resolve(_metadata, conn);
+	EXPECT_EQ(0, rdma_reject(conn, NULL, 0));
+	pthread_join(thread, NULL);
+	/* The client's connect saw the reject, not its ADDRINFO event. */
+	EXPECT_EQ(-1, c.ret);
+	EXPECT_EQ(ECONNREFUSED, c.err);
+	rdma_destroy_ep(conn);
+	rdma_destroy_ep(listen);
+}
+
+TEST_HARNESS_MAIN
