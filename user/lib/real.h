@@ -18,7 +18,7 @@ struct rai_real {
 	int (*getaddrinfo)(const char *node, const char *service,
 			   const struct rdma_addrinfo *hints,
 			   struct rdma_addrinfo **res);
-	/* librdmacm 57+ (RDMACM_1.4) only; NULL with older ones. */
+	/* librdmacm 60+ (RDMACM_1.4) only; NULL with older ones. */
 	int (*write_cm_event)(struct rdma_cm_id *id,
 			      enum rdma_cm_event_type event, int status,
 			      uint64_t arg);
