@@ -23,13 +23,24 @@ static int rai_addr_valid(const __u8 *bytes, __u32 len)
 	return rai_sockaddr_len(sa.sa_family) == len;
 }
 
-static struct sockaddr *rai_dup_addr(const __u8 *bytes, __u32 len)
+/**
+ * rai_copy_addr - *@dst and *@dst_len become a copy of @len bytes at @src
+ *
+ * Whatever *@dst held is freed.  Return: 0, or EAI_MEMORY with *@dst
+ * unchanged.
+ */
+int rai_copy_addr(struct sockaddr **dst, socklen_t *dst_len, const void *src,
+		  socklen_t len)
 {
 	void *sa = malloc(len);
 
-	if (sa)
-		memcpy(sa, bytes, len);
-	return sa;
+	if (!sa)
+		return EAI_MEMORY;
+	memcpy(sa, src, len);
+	free(*dst);
+	*dst = sa;
+	*dst_len = len;
+	return 0;
 }
 
 /* ai_route: one struct ibv_path_data around the PathRecord. */
@@ -74,18 +85,11 @@ int rai_convert_result(const struct rdma_addrinfo_result *r,
 	ai->ai_family = r->family;
 	ai->ai_qp_type = r->qp_type;
 	ai->ai_port_space = r->port_space;
-	if (r->src_len) {
-		ai->ai_src_addr = rai_dup_addr(r->src_addr, r->src_len);
-		if (!ai->ai_src_addr)
-			goto err_free;
-		ai->ai_src_len = r->src_len;
-	}
-	if (r->dst_len) {
-		ai->ai_dst_addr = rai_dup_addr(r->dst_addr, r->dst_len);
-		if (!ai->ai_dst_addr)
-			goto err_free;
-		ai->ai_dst_len = r->dst_len;
-	}
+	if ((r->src_len && rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
+					 r->src_addr, r->src_len)) ||
+	    (r->dst_len && rai_copy_addr(&ai->ai_dst_addr, &ai->ai_dst_len,
+					 r->dst_addr, r->dst_len)))
+		goto err_free;
 	if (r->route_len) {
 		ai->ai_route = rai_route_from_record(r->route);
 		if (!ai->ai_route)

@@ -4,14 +4,17 @@
  * the process-wide module fd, its results, then its destruction.
  */
 #include <errno.h>
+#include <netdb.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 
 #include "convert.h"
 #include "device.h"
 #include "export.h"
 #include "real.h"
+#include "request.h"
 #include "status.h"
 #include "sync.h"
 
@@ -73,11 +76,120 @@ int rai_resolve_sync(int fd, struct rai_request *req,
 	return ret;
 }
 
+/*
+ * Hints alone (no node, no service): nothing to resolve.  librdmacm answers
+ * with the hints themselves (flags, family, QP type, port space, both
+ * addresses as given, whatever their family: AF_IB, multicast groups), and
+ * rdma_resolve_route() and multicast clients rely on it.  So does this.
+ */
+static int rai_hints_result(const struct rdma_addrinfo *hints,
+			    struct rdma_addrinfo **res)
+{
+	struct rdma_addrinfo *ai = calloc(1, sizeof(*ai));
+
+	if (!ai)
+		return EAI_MEMORY;
+	ai->ai_flags = hints->ai_flags;
+	ai->ai_family = hints->ai_family;
+	ai->ai_qp_type = hints->ai_qp_type;
+	ai->ai_port_space = hints->ai_port_space;
+	if ((hints->ai_dst_addr && hints->ai_dst_len &&
+	     rai_copy_addr(&ai->ai_dst_addr, &ai->ai_dst_len,
+			   hints->ai_dst_addr, hints->ai_dst_len)) ||
+	    (hints->ai_src_addr && hints->ai_src_len &&
+	     rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
+			   hints->ai_src_addr, hints->ai_src_len))) {
+		rai_free_list(ai);
+		return EAI_MEMORY;
+	}
+	*res = ai;
+	return 0;
+}
+
+/*
+ * No node: the wildcard (RAI_PASSIVE) or loopback addresses, ordered by
+ * family as glibc's getaddrinfo() orders them (librdmacm's one result is
+ * glibc's first).  glibc is asked without a node: no name is looked up.
+ */
+static void rai_order_like_glibc(struct rdma_addrinfo **res, int passive)
+{
+	struct addrinfo h = { .ai_flags = AI_NUMERICSERV |
+					  (passive ? AI_PASSIVE : 0),
+			      .ai_socktype = SOCK_STREAM }, *g, *a;
+	struct rdma_addrinfo *head = NULL, **tail = &head, **pp, *ai;
+
+	if (getaddrinfo(NULL, "0", &h, &g))
+		return;
+	for (a = g; a; a = a->ai_next) {
+		for (pp = res; *pp;) {
+			ai = *pp;
+			if (ai->ai_family != a->ai_family) {
+				pp = &ai->ai_next;
+				continue;
+			}
+			*pp = ai->ai_next;
+			ai->ai_next = NULL;
+			*tail = ai;
+			tail = &ai->ai_next;
+		}
+	}
+	*tail = *res;		/* families glibc does not give, as they were */
+	*res = head;
+	freeaddrinfo(g);
+}
+
+/*
+ * The fields librdmacm takes from the hints: the caller's QP type and port
+ * space (XRC types too), and the caller's source for an active result.
+ */
+static int rai_fields_from_hints(struct rdma_addrinfo *list,
+				 const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *ai;
+
+	for (ai = list; ai; ai = ai->ai_next) {
+		if (hints->ai_qp_type)
+			ai->ai_qp_type = hints->ai_qp_type;
+		if (hints->ai_port_space)
+			ai->ai_port_space = hints->ai_port_space;
+		if (!(ai->ai_flags & RAI_PASSIVE) && hints->ai_src_addr &&
+		    hints->ai_src_len &&
+		    rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
+				  hints->ai_src_addr, hints->ai_src_len))
+			return EAI_MEMORY;
+	}
+	return 0;
+}
+
+/* librdmacm's failures are -1 (EAI_BADFLAGS) with errno set: so are ours. */
+static int rai_badflags(int flags)
+{
+	errno = (flags & RAI_SA) && !(flags & ~RAI_KNOWN_FLAGS) ?
+		EOPNOTSUPP : EINVAL;
+	return EAI_BADFLAGS;
+}
+
+/* The module's answer, on its process-wide file @fd. */
+static int rai_getaddrinfo(int fd, const char *node, const char *service,
+			   const struct rdma_addrinfo *hints,
+			   struct rdma_addrinfo **res)
+{
+	struct rai_request req;
+	int ret;
+
+	ret = rai_build_request(&req, node, service, hints);
+	if (ret)
+		return ret;
+
+	if ((req.cmd.ai_flags & RDMA_ADDRINFO_RAI_SA) && !req.cmd.ibdev_name[0])
+		return rai_resolve_sync_sa_ports(fd, &req, res);
+	return rai_resolve_sync(fd, &req, res);
+}
+
 RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 				const struct rdma_addrinfo *hints,
 				struct rdma_addrinfo **res)
 {
-	struct rai_request req;
 	int fd, ret;
 
 	if (!res) {
@@ -92,13 +204,27 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 		return rai_user_space(errno) ?
 		       rai_real()->getaddrinfo(node, service, hints, res) :
 		       EAI_SYSTEM;
-	ret = rai_build_request(&req, node, service, hints);
-	if (ret)
-		return ret;
+	if (hints && !node && !service && !(hints->ai_flags & RAI_SA)) {
+		if (hints->ai_flags & ~RAI_KNOWN_FLAGS)
+			return rai_badflags(hints->ai_flags);
+		return rai_hints_result(hints, res);
+	}
 
-	if ((req.cmd.ai_flags & RDMA_ADDRINFO_RAI_SA) && !req.cmd.ibdev_name[0])
-		return rai_resolve_sync_sa_ports(fd, &req, res);
-	return rai_resolve_sync(fd, &req, res);
+	ret = rai_getaddrinfo(fd, node, service, hints, res);
+	if (ret == EAI_BADFLAGS)
+		return rai_badflags(hints ? hints->ai_flags : 0);
+	if (ret || (hints && (hints->ai_flags & RAI_SA)))
+		return ret;
+	if (!node)
+		rai_order_like_glibc(res, hints &&
+					  (hints->ai_flags & RAI_PASSIVE));
+	if (hints)
+		ret = rai_fields_from_hints(*res, hints);
+	if (ret) {
+		rai_free_list(*res);
+		*res = NULL;
+	}
+	return ret;
 }
 
 RAI_EXPORT void rdma_freeaddrinfo(struct rdma_addrinfo *res)

@@ -26,8 +26,20 @@ socklen_t rai_sockaddr_len(int family)
 	}
 }
 
+/*
+ * XRC QPs connect like RC ones (librdmacm gives them stream sockets): the
+ * kernel is asked for RC, the results carry the caller's type.
+ */
+static int rai_kernel_qp_type(int qp_type)
+{
+	if (qp_type == IBV_QPT_XRC_SEND || qp_type == IBV_QPT_XRC_RECV)
+		return IBV_QPT_RC;
+	return qp_type;
+}
+
 static int rai_qp_type_valid(int qp_type)
 {
+	qp_type = rai_kernel_qp_type(qp_type);
 	return !qp_type || qp_type == IBV_QPT_RC || qp_type == IBV_QPT_UC ||
 	       qp_type == IBV_QPT_UD;
 }
@@ -38,9 +50,10 @@ static int rai_port_space_valid(int ps)
 	       ps == RDMA_PS_IB || ps == RDMA_PS_IPOIB;
 }
 
-/* UD needs a datagram port space, RC and UC a connected one. */
+/* UD needs a datagram port space, RC, UC and XRC a connected one. */
 static int rai_qp_ps_consistent(int qp_type, int ps)
 {
+	qp_type = rai_kernel_qp_type(qp_type);
 	if (!qp_type || !ps)
 		return 1;
 	if (qp_type == IBV_QPT_UD)
@@ -119,6 +132,25 @@ static int rai_node_from_dst(struct rai_request *req, const struct sockaddr *sa,
 	return 0;
 }
 
+/*
+ * The family the kernel is asked for.  AF_IB results are made only from IB
+ * addresses (GID literals with RAI_FAMILY and RAI_NUMERICHOST, SA records):
+ * an AF_IB address made from an IP answer would need the IP CM header in
+ * ai_connect to reach an IP listener, which nothing here provides.  For
+ * names and IP literals AF_IB asks for IP results, as librdmacm does.
+ */
+static int rai_kernel_family(const char *node, int flags, int family)
+{
+	struct in6_addr gid;
+
+	if (family != AF_IB || (flags & RAI_SA))
+		return family;
+	if ((flags & RAI_FAMILY) && (flags & RAI_NUMERICHOST) && node &&
+	    inet_pton(AF_INET6, node, &gid) == 1)
+		return AF_IB;
+	return AF_UNSPEC;
+}
+
 /**
  * rai_build_request - fill @req for RESOLVE
  *
@@ -170,9 +202,9 @@ int rai_build_request(struct rai_request *req, const char *node,
 	}
 	cmd->ai_flags = flags;
 	if (hints) {
-		cmd->family = hints->ai_family;
+		cmd->family = rai_kernel_family(node, flags, hints->ai_family);
 		cmd->port_space = ps;
-		cmd->qp_type = qp_type;
+		cmd->qp_type = rai_kernel_qp_type(qp_type);
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
 		if (hints->ai_src_addr && hints->ai_src_len) {

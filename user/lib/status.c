@@ -4,8 +4,10 @@
  * rdma_getaddrinfo(3), EAI_* codes to errno for the -1/errno calls, and
  * their messages.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <rdma/rdma_addrinfo.h>
 
 #include "export.h"
@@ -94,4 +96,35 @@ RAI_EXPORT const char *rdma_addrinfo_strerror(int eai)
 	if (eai == EAI_QPTYPE)
 		return "ai_qp_type and ai_port_space are inconsistent";
 	return gai_strerror(eai);
+}
+
+typedef const char *(*rai_event_str_fn)(enum rdma_cm_event_type event);
+static rai_event_str_fn rai_cma_event_str;
+
+/* librdmacm's own rdma_event_str(), from librdmacm itself (never ours). */
+static void rai_cma_event_str_init(void)
+{
+	void *cma = dlopen("librdmacm.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	if (!cma)
+		cma = dlopen("librdmacm.so.1", RTLD_LAZY);
+	if (cma)
+		*(void **)&rai_cma_event_str = dlvsym(cma, "rdma_event_str",
+						      "RDMACM_1.0");
+}
+
+/*
+ * rdma_event_str() that names the ADDRINFO events (librdmacm before 60 says
+ * "UNKNOWN EVENT"); every other event is librdmacm's to name.
+ */
+RAI_EXPORT const char *rdma_event_str(enum rdma_cm_event_type event)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	if (event == RDMA_CM_EVENT_ADDRINFO_RESOLVED)
+		return "RDMA_CM_EVENT_ADDRINFO_RESOLVED";
+	if (event == RDMA_CM_EVENT_ADDRINFO_ERROR)
+		return "RDMA_CM_EVENT_ADDRINFO_ERROR";
+	pthread_once(&once, rai_cma_event_str_init);
+	return rai_cma_event_str ? rai_cma_event_str(event) : "UNKNOWN EVENT";
 }

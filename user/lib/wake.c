@@ -2,7 +2,7 @@
 /*
  * Waking the pollers of channel->fd.  ADDRINFO events come from the
  * module's fd of a channel, so a program that polls only channel->fd would
- * never see them.  Where librdmacm has rdma_write_cm_event() (rdma-core 57+)
+ * never see them.  Where librdmacm has rdma_write_cm_event() (rdma-core 60+)
  * and rdma_ucm takes it (Linux 6.18+), a watcher thread reads each module
  * event ahead as it arrives and writes one RDMA_CM_EVENT_USER wake-up for
  * the event's id into channel->fd's queue.  The wrapped rdma_get_cm_event()
@@ -34,7 +34,7 @@
 #include "registry.h"
 #include "wake.h"
 
-/* RDMA_CM_EVENT_USER of rdma-core 57+; older headers lack it. */
+/* RDMA_CM_EVENT_USER of rdma-core 60+; older headers lack it. */
 #define RAI_CM_EVENT_USER	((enum rdma_cm_event_type)18)
 
 /* The arg of this library's wake-ups ("rai-wake"); status is the seq. */
@@ -64,7 +64,7 @@ static int rai_wake_probe(void)
 	int ok = 0;
 
 	if (!real->write_cm_event)
-		return 0;	/* librdmacm before rdma-core 57 */
+		return 0;	/* librdmacm before rdma-core 60 */
 	channel = rdma_create_event_channel();
 	if (!channel)
 		return 0;
@@ -135,7 +135,7 @@ int rai_wake_is_ours(const struct rdma_cm_event *event)
 
 	if (event->event != RAI_CM_EVENT_USER)
 		return 0;
-	/* param.arg in rdma-core 57+: the union's first 8 bytes. */
+	/* param.arg in rdma-core 60+: the union's first 8 bytes. */
 	memcpy(&arg, &event->param, sizeof(arg));
 	return arg == RAI_WAKE_ARG;
 }

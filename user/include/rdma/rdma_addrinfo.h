@@ -23,9 +23,24 @@
  * names the exported function.  Otherwise the inline (which does the same
  * thing) stays in use.
  */
+/*
+ * The same first inclusion also gives enum rdma_cm_event_type the values of
+ * the ADDRINFO events (16 and 17) when it lacks them (librdmacm before 60),
+ * so that a switch over it may name them under -Wswitch: two enumerators
+ * of this library's after RDMA_CM_EVENT_TIMEWAIT_EXIT, then a third equal
+ * to RDMA_CM_EVENT_TIMEWAIT_EXIT that puts the numbering back, so that a
+ * newer enum continues with its own ADDRINFO events at 16 unchanged.
+ * Include this header first (or alone) to switch over the ADDRINFO events;
+ * after librdmacm 44's <rdma/rdma_cma.h> the enum can no longer grow.
+ */
 #ifndef RDMA_CMA_H
 #define rdma_get_local_addr rdma_addrinfo_cma_inline_get_local_addr
+#define RDMA_CM_EVENT_TIMEWAIT_EXIT RDMA_CM_EVENT_TIMEWAIT_EXIT,	\
+	RDMA_ADDRINFO_CM_EVENT_RESOLVED = 16,				\
+	RDMA_ADDRINFO_CM_EVENT_ERROR = 17,				\
+	RDMA_ADDRINFO_CM_EVENT_RENUMBER = RDMA_CM_EVENT_TIMEWAIT_EXIT
 #include <rdma/rdma_cma.h>
+#undef RDMA_CM_EVENT_TIMEWAIT_EXIT
 #undef rdma_get_local_addr
 #else
 #include <rdma/rdma_cma.h>

@@ -191,6 +191,39 @@ TEST(destination_hint_becomes_numeric_node_and_port)
 	ASSERT_TRUE(req.cmd.ai_flags & RAI_NUMERICHOST);
 }
 
+TEST(xrc_qp_types_are_asked_as_rc)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_XRC_SEND,
+				       .ai_port_space = RDMA_PS_TCP };
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "host", NULL, &hints));
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	hints.ai_qp_type = IBV_QPT_XRC_RECV;
+	ASSERT_EQ(0, rai_build_request(&req, "host", NULL, &hints));
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	hints.ai_port_space = RDMA_PS_UDP;
+	ASSERT_EQ(EAI_QPTYPE, rai_build_request(&req, "host", NULL, &hints));
+}
+
+TEST(af_ib_is_asked_only_for_gid_literals)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_IB };
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(AF_UNSPEC, req.cmd.family);
+	hints.ai_flags |= RAI_NUMERICHOST;
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.1", "7471", &hints));
+	ASSERT_EQ(AF_UNSPEC, req.cmd.family);
+	ASSERT_EQ(0, rai_build_request(&req, "fe80::1", "7471", &hints));
+	ASSERT_EQ(AF_IB, req.cmd.family);
+	hints.ai_flags = RAI_SA;
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "0x10", &hints));
+	ASSERT_EQ(AF_IB, req.cmd.family);
+}
+
 TEST(unknown_service_name_fails_the_request)
 {
 	struct rai_request req;

@@ -106,6 +106,32 @@ TEST(eai_qptype_is_outside_glibc_range)
 	ASSERT_LT(EAI_QPTYPE, EAI_IDN_ENCODE);
 }
 
+/* (the other events are librdmacm's to name: librdmacm_compat_test) */
+TEST(event_str_names_the_addrinfo_events)
+{
+	ASSERT_STREQ("RDMA_CM_EVENT_ADDRINFO_RESOLVED",
+		     rdma_event_str(RDMA_CM_EVENT_ADDRINFO_RESOLVED));
+	ASSERT_STREQ("RDMA_CM_EVENT_ADDRINFO_ERROR",
+		     rdma_event_str(RDMA_CM_EVENT_ADDRINFO_ERROR));
+}
+
+/* Every EAI_* code the library returns has a text of its own. */
+TEST(strerror_knows_every_code_returned)
+{
+	static const int codes[] = {
+		EAI_ADDRFAMILY, EAI_AGAIN, EAI_BADFLAGS, EAI_FAIL, EAI_FAMILY,
+		EAI_MEMORY, EAI_NODATA, EAI_NONAME, EAI_SERVICE, EAI_QPTYPE,
+		EAI_SYSTEM,
+	};
+	const char *unknown = gai_strerror(-123456);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		ASSERT_NE(NULL, rdma_addrinfo_strerror(codes[i]));
+		EXPECT_STRNE(unknown, rdma_addrinfo_strerror(codes[i]));
+	}
+}
+
 TEST(strerror_knows_eai_qptype)
 {
 	ASSERT_NE(NULL, strstr(rdma_addrinfo_strerror(EAI_QPTYPE), "qp_type"));

@@ -344,18 +344,43 @@ TEST(rai_dns_is_mutually_exclusive_with_rai_sa)
 
 TEST(ai_family_supported_families_are_inet_inet6_and_ib)
 {
-	static const int families[] = { AF_INET, AF_INET6, AF_IB };
+	static const int families[] = { AF_INET, AF_INET6 };
 	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY };
 	struct rdma_addrinfo *res = NULL;
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 2; i++) {
 		hints.ai_family = families[i];
 		ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints,
 					      &res));
 		EXPECT_EQ(families[i], res->ai_family);
 		rdma_freeaddrinfo(res);
 	}
+	/* AF_IB: a GID literal (SA answers are AF_IB too: sa_test) */
+	hints.ai_flags = RAI_FAMILY | RAI_NUMERICHOST;
+	hints.ai_family = AF_IB;
+	ASSERT_EQ(0, rdma_getaddrinfo("fe80::2:3:4:5", "4791", &hints, &res));
+	EXPECT_EQ(AF_IB, res->ai_family);
+	EXPECT_EQ(sizeof(struct sockaddr_ib), res->ai_dst_len);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(af_ib_results_are_not_made_from_ip_answers)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_IB };
+	struct rdma_addrinfo *res = NULL, *ai;
+
+	/* names and IP literals give IP results, as with librdmacm */
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+	for (ai = res; ai; ai = ai->ai_next)
+		EXPECT_NE(AF_IB, ai->ai_family);
+	rdma_freeaddrinfo(res);
+	hints.ai_flags |= RAI_NUMERICHOST;
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_IP4_B, "4791", &hints, &res));
+	for (ai = res; ai; ai = ai->ai_next)
+		EXPECT_NE(AF_IB, ai->ai_family);
+	rdma_freeaddrinfo(res);
 }
 
 TEST(ai_src_addr_is_the_address_of_the_local_rdma_device)

@@ -198,7 +198,7 @@ static inline int rai_wait_event(struct rdma_event_channel *ch,
 	return rdma_get_cm_event(ch, ev);
 }
 
-/* RDMA_CM_EVENT_USER of rdma-core 57+ (librdmacm 44's header lacks it). */
+/* RDMA_CM_EVENT_USER of rdma-core 60+ (librdmacm 44's header lacks it). */
 #define RAI_TEST_CM_EVENT_USER	((enum rdma_cm_event_type)18)
 
 typedef int (*rai_write_cm_event_fn)(struct rdma_cm_id *id,
@@ -230,7 +230,7 @@ static inline int rai_wake_expected(const char **why)
 	struct rdma_cm_id *id;
 	int ok = 0;
 
-	*why = "librdmacm has no rdma_write_cm_event (rdma-core < 57)";
+	*why = "librdmacm has no rdma_write_cm_event (rdma-core < 60)";
 	if (!wr)
 		return 0;
 	*why = "no rdma_cm channel or id";

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_getaddrinfo() of this library against the system's librdmacm, in one
+ * process: each case calls both with the same arguments and compares the
+ * fields, never values written here.  librdmacm returns one result (the
+ * first getaddrinfo() answer); the library's first result must carry the
+ * same fields.  What the library deliberately adds (more results, a source
+ * address where librdmacm has none) is allowed; what librdmacm accepts must
+ * be accepted.  The behaviour table is in rdma_getaddrinfo(3).
+ */
+#include <dlfcn.h>
+#include <netinet/in.h>
+
+#include "kselftest_harness.h"
+#include "vm_test.h"
+
+typedef int (*rai_gai_fn)(const char *node, const char *service,
+			  const struct rdma_addrinfo *hints,
+			  struct rdma_addrinfo **res);
+typedef void (*rai_free_fn)(struct rdma_addrinfo *res);
+
+/* librdmacm's own rdma_getaddrinfo(), whatever interposes on it. */
+static rai_gai_fn sys_getaddrinfo(rai_free_fn *freefn)
+{
+	void *h = dlopen("librdmacm.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	if (!h)
+		return NULL;
+	*freefn = (rai_free_fn)dlvsym(h, "rdma_freeaddrinfo", "RDMACM_1.0");
+	return (rai_gai_fn)dlvsym(h, "rdma_getaddrinfo", "RDMACM_1.0");
+}
+
+static void describe(const char *who, int ret, const struct rdma_addrinfo *ai)
+{
+	char src[INET6_ADDRSTRLEN] = "-", dst[INET6_ADDRSTRLEN] = "-";
+
+	if (ret || !ai) {
+		printf("#   %-9s ret %d\n", who, ret);
+		fflush(stdout);
+		return;
+	}
+	if (ai->ai_src_len)
+		rai_ntop(ai->ai_src_addr, src, sizeof(src));
+	if (ai->ai_dst_len)
+		rai_ntop(ai->ai_dst_addr, dst, sizeof(dst));
+	printf("#   %-9s flags %#x family %d qp %d ps %#x src %s/%u dst %s/%u n %d\n",
+	       who, ai->ai_flags, ai->ai_family, ai->ai_qp_type,
+	       ai->ai_port_space, src, ai->ai_src_len, dst, ai->ai_dst_len,
+	       rai_count(ai));
+	fflush(stdout);		/* the harness's child ends with _exit() */
+}
+
+/*
+ * Both libraries on (@node, @service, @hints).  Return: librdmacm's return
+ * value; fields compared with EXPECT_*.
+ */
+static int compare(struct __test_metadata *_metadata, const char *node,
+		   const char *service, const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *l = NULL, *o = NULL;
+	rai_free_fn sys_free = NULL;
+	rai_gai_fn sys = sys_getaddrinfo(&sys_free);
+	int lret, oret, lerr, oerr;
+
+	if (!sys || !sys_free) {
+		EXPECT_TRUE(0 && "librdmacm's rdma_getaddrinfo not found");
+		return -1;
+	}
+	errno = 0;
+	lret = sys(node, service, hints, &l);
+	lerr = errno;
+	errno = 0;
+	oret = rdma_getaddrinfo(node, service, hints, &o);
+	oerr = errno;
+	describe("librdmacm", lret, l);
+	describe("ours", oret, o);
+
+	if (lret) {
+		/* librdmacm's own errors: -1 (EAI_BADFLAGS) with errno */
+		if (lret == -1 && oret == -1)
+			EXPECT_EQ(lerr, oerr);
+	} else {
+		EXPECT_EQ(0, oret);
+	}
+	if (!lret && !oret) {
+		EXPECT_EQ(l->ai_flags, o->ai_flags);
+		EXPECT_EQ(l->ai_family, o->ai_family);
+		EXPECT_EQ(l->ai_qp_type, o->ai_qp_type);
+		EXPECT_EQ(l->ai_port_space, o->ai_port_space);
+		EXPECT_EQ(l->ai_dst_len, o->ai_dst_len);
+		if (l->ai_dst_len == o->ai_dst_len && l->ai_dst_len)
+			EXPECT_EQ(0, memcmp(l->ai_dst_addr, o->ai_dst_addr,
+					    l->ai_dst_len));
+		/* a source where librdmacm has none is documented extra */
+		if (l->ai_src_len) {
+			EXPECT_EQ(l->ai_src_len, o->ai_src_len);
+			if (l->ai_src_len == o->ai_src_len)
+				EXPECT_EQ(0, memcmp(l->ai_src_addr,
+						    o->ai_src_addr,
+						    l->ai_src_len));
+		}
+		EXPECT_EQ(l->ai_connect_len, o->ai_connect_len);
+	}
+	if (l)
+		sys_free(l);
+	if (o)
+		rdma_freeaddrinfo(o);
+	return lret;
+}
+
+static struct sockaddr_in in4(const char *addr, unsigned short port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+
+	inet_pton(AF_INET, addr, &sin.sin_addr);
+	return sin;
+}
+
+#define SA(x)	((struct sockaddr *)&(x))
+
+/* hints-only: the destination is taken as given (rdma_resolve_route). */
+TEST(hints_only_unicast_destination)
+{
+	struct sockaddr_in dst = in4(RAI_IP4_B, 7471);
+	struct rdma_addrinfo hints = { .ai_dst_addr = SA(dst),
+				       .ai_dst_len = sizeof(dst) };
+
+	ASSERT_EQ(0, compare(_metadata, NULL, NULL, &hints));
+}
+
+TEST(hints_only_multicast_destination_and_source)
+{
+	struct sockaddr_in dst = in4("239.1.2.3", 0), src = in4(RAI_IP4_A, 0);
+	struct rdma_addrinfo hints = { .ai_dst_addr = SA(dst),
+				       .ai_dst_len = sizeof(dst),
+				       .ai_src_addr = SA(src),
+				       .ai_src_len = sizeof(src),
+				       .ai_port_space = RDMA_PS_UDP,
+				       .ai_qp_type = IBV_QPT_UD };
+
+	ASSERT_EQ(0, compare(_metadata, NULL, NULL, &hints));
+}
+
+TEST(hints_only_multicast_source)
+{
+	struct sockaddr_in src = in4("239.1.2.3", 0);
+	struct rdma_addrinfo hints = { .ai_src_addr = SA(src),
+				       .ai_src_len = sizeof(src),
+				       .ai_port_space = RDMA_PS_UDP };
+
+	ASSERT_EQ(0, compare(_metadata, NULL, NULL, &hints));
+}
+
+TEST(hints_only_ipv6_multicast_destination)
+{
+	struct sockaddr_in6 dst = { .sin6_family = AF_INET6 };
+	struct rdma_addrinfo hints = { .ai_dst_addr = SA(dst),
+				       .ai_dst_len = sizeof(dst),
+				       .ai_port_space = RDMA_PS_UDP };
+
+	inet_pton(AF_INET6, "ff0e::1:2", &dst.sin6_addr);
+	ASSERT_EQ(0, compare(_metadata, NULL, NULL, &hints));
+}
+
+TEST(hints_only_af_ib_destination)
+{
+	struct sockaddr_ib dst = { .sib_family = AF_IB,
+				   .sib_pkey = htons(0xffff) };
+	struct rdma_addrinfo hints = { .ai_family = AF_IB,
+				       .ai_dst_addr = SA(dst),
+				       .ai_dst_len = sizeof(dst),
+				       .ai_port_space = RDMA_PS_IB };
+
+	inet_pton(AF_INET6, "fe80::1:2:3:4", &dst.sib_addr);
+	ASSERT_EQ(0, compare(_metadata, NULL, NULL, &hints));
+}
+
+/* RAI_PASSIVE with a source: hints alone, then with a service */
+TEST(passive_with_given_source)
+{
+	struct sockaddr_in src = in4(RAI_IP4_A, 7471);
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE,
+				       .ai_src_addr = SA(src),
+				       .ai_src_len = sizeof(src) };
+
+	ASSERT_EQ(0, compare(_metadata, NULL, NULL, &hints));
+	src.sin_port = 0;
+	ASSERT_EQ(0, compare(_metadata, NULL, "7471", &hints));
+}
+
+TEST(hints_source_echoed_for_a_destination)
+{
+	struct sockaddr_in src = in4(RAI_IP4_A, 7472);
+	struct rdma_addrinfo hints = { .ai_src_addr = SA(src),
+				       .ai_src_len = sizeof(src) };
+
+	ASSERT_EQ(0, compare(_metadata, RAI_IP4_B, "7471", &hints));
+}
+
+TEST(multicast_group_as_node)
+{
+	struct sockaddr_in src = in4(RAI_IP4_A, 0);
+	struct rdma_addrinfo hints = { .ai_src_addr = SA(src),
+				       .ai_src_len = sizeof(src),
+				       .ai_port_space = RDMA_PS_UDP };
+
+	ASSERT_EQ(0, compare(_metadata, "239.1.2.3", NULL, &hints));
+}
+
+TEST(xrc_qp_types)
+{
+	struct rdma_addrinfo send = { .ai_qp_type = IBV_QPT_XRC_SEND,
+				      .ai_port_space = RDMA_PS_TCP };
+	struct rdma_addrinfo recv = { .ai_flags = RAI_PASSIVE,
+				      .ai_qp_type = IBV_QPT_XRC_RECV };
+
+	ASSERT_EQ(0, compare(_metadata, RAI_IP4_B, "7471", &send));
+	ASSERT_EQ(0, compare(_metadata, NULL, "7471", &recv));
+}
+
+TEST(ud_qp_type_without_port_space)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD };
+
+	ASSERT_EQ(0, compare(_metadata, RAI_IP4_B, "7471", &hints));
+}
+
+TEST(passive_literal_source)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
+
+	ASSERT_EQ(0, compare(_metadata, RAI_IP4_A, "7471", &hints));
+}
+
+TEST(wildcard_first_result)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
+
+	ASSERT_EQ(0, compare(_metadata, NULL, "7471", &hints));
+}
+
+TEST(loopback_first_result)
+{
+	ASSERT_EQ(0, compare(_metadata, NULL, "7471", NULL));
+}
+
+TEST(af_ib_family_without_rai_family)
+{
+	struct rdma_addrinfo hints = { .ai_family = AF_IB };
+
+	ASSERT_EQ(0, compare(_metadata, RAI_IP4_B, "7471", &hints));
+}
+
+TEST(af_ib_numeric_gid)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY |
+						   RAI_NUMERICHOST,
+				       .ai_family = AF_IB,
+				       .ai_port_space = RDMA_PS_IB };
+
+	ASSERT_EQ(0, compare(_metadata, "fe80::2:3:4:5", "7471", &hints));
+}
+
+/* The order of families glibc's getaddrinfo() gives, first answers first. */
+static int glibc_families(int passive, int *fam, int max)
+{
+	struct addrinfo h = { .ai_flags = passive ? AI_PASSIVE : 0,
+			      .ai_socktype = SOCK_STREAM }, *r, *a;
+	int n = 0;
+
+	if (getaddrinfo(NULL, "7471", &h, &r))
+		return -1;
+	for (a = r; a && n < max; a = a->ai_next)
+		fam[n++] = a->ai_family;
+	freeaddrinfo(r);
+	return n;
+}
+
+static void expect_glibc_order(struct __test_metadata *_metadata, int passive)
+{
+	struct rdma_addrinfo hints = { .ai_flags = passive ? RAI_PASSIVE : 0 };
+	struct rdma_addrinfo *res = NULL, *ai;
+	int fam[8], n, i = 0;
+
+	n = glibc_families(passive, fam, 8);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "7471", &hints, &res));
+	for (ai = res; ai && i < n; ai = ai->ai_next, i++) {
+		printf("#   %d: glibc %d ours %d\n", i, fam[i], ai->ai_family);
+		fflush(stdout);
+		EXPECT_EQ(fam[i], ai->ai_family);
+	}
+	rdma_freeaddrinfo(res);
+}
+
+TEST(wildcard_order_is_glibc_order)
+{
+	expect_glibc_order(_metadata, 1);
+}
+
+TEST(loopback_order_is_glibc_order)
+{
+	expect_glibc_order(_metadata, 0);
+}
+
+TEST(eai_badflags_sets_errno)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA | RAI_DNS };
+	struct rdma_addrinfo *res = NULL;
+
+	errno = 0;
+	ASSERT_EQ(EAI_BADFLAGS, rdma_getaddrinfo(NULL, "1", &hints, &res));
+	EXPECT_NE(0, errno);
+	hints.ai_flags = 0x4000;
+	errno = 0;
+	ASSERT_EQ(EAI_BADFLAGS, rdma_getaddrinfo(RAI_IP4_B, NULL, &hints,
+						 &res));
+	EXPECT_NE(0, errno);
+}
+
+TEST(event_str_names_addrinfo_events_and_librdmacm_the_others)
+{
+	typedef const char *(*str_fn)(enum rdma_cm_event_type);
+	void *h = dlopen("librdmacm.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	str_fn sys;
+	int ev;
+
+	ASSERT_NE(NULL, h);
+	sys = (str_fn)dlvsym(h, "rdma_event_str", "RDMACM_1.0");
+	ASSERT_NE(NULL, sys);
+	EXPECT_STREQ("RDMA_CM_EVENT_ADDRINFO_RESOLVED",
+		     rdma_event_str(RDMA_CM_EVENT_ADDRINFO_RESOLVED));
+	EXPECT_STREQ("RDMA_CM_EVENT_ADDRINFO_ERROR",
+		     rdma_event_str(RDMA_CM_EVENT_ADDRINFO_ERROR));
+	for (ev = 0; ev < 32; ev++)
+		if (ev != RDMA_CM_EVENT_ADDRINFO_RESOLVED &&
+		    ev != RDMA_CM_EVENT_ADDRINFO_ERROR)
+			EXPECT_STREQ(sys(ev), rdma_event_str(ev));
+}
+
+TEST_HARNESS_MAIN
