@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv)
 {
-	struct rdma_addrinfo hints = { 0 }, *res, *ai;
+	struct rdma_addrinfo *res, *ai;
 	char buf[INET6_ADDRSTRLEN];
 	int ret;
 
@@ -21,8 +21,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s NODE\n", argv[0]);
 		return 2;
 	}
-	hints.ai_port_space = RDMA_PS_TCP;
-	ret = rdma_getaddrinfo(argv[1], NULL, &hints, &res);
+	ret = rdma_getaddrinfo(argv[1], NULL, NULL, &res);
 	if (ret) {
 		fprintf(stderr, "%s: %s\n", argv[1], rdma_addrinfo_strerror(ret));
 		return 1;
