@@ -15,10 +15,18 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
 .PHONY: all module user selftests deps style sparse check check-host \
-	check-vm demo bench clean abi-check help module-install dkms-install
+	check-vm demo bench clean abi-check help module-install dkms-install \
+	deb dkms-sources
 
-VERSION := 0.1
+# The one version of everything (module sources, packages, library): the
+# latest debian/changelog entry.
+VERSION := $(shell awk -F'[()]' 'NR == 1 { sub(/-[^-]*$$/, "", $$2); print $$2 }' \
+	$(CURDIR)/debian/changelog)
 DKMS_SRC := /usr/src/rdma-addrinfo-$(VERSION)
+# Warnings are errors in the project's own module builds (and CI); the
+# shipped Kbuild leaves them warnings, so a user's newer compiler cannot
+# fail a DKMS build.
+RAI_KCFLAGS := -Werror $(KCFLAGS)
 
 all: module user selftests
 
@@ -30,13 +38,14 @@ help:
 	@echo "make style      checkpatch --strict over kernel/ and uapi/"
 	@echo "make sparse     build the module with sparse (C=2)"
 	@echo "make module-install / dkms-install   install the module"
+	@echo "make deb        Debian packages in build/deb (DKMS module, library, tools)"
 
 deps:
 	@$(CURDIR)/scripts/deps
 
 module:
 	@test -d "$(KDIR)" || { echo "no kernel build directory (KDIR); run 'make deps'" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KCFLAGS="$(RAI_KCFLAGS)" modules
 
 $(KSFT_HEADERS) &:
 	@test -f $(LINUX_SOURCE_TAR) || { echo "$(LINUX_SOURCE_TAR) missing; run 'make deps'" >&2; exit 1; }
@@ -80,7 +89,8 @@ style: $(CHECKPATCH)
 
 sparse:
 	@test -x "$$(command -v sparse)" || { echo "sparse missing; run 'make deps'" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" modules 2>&1 | \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 CF="-D__CHECK_ENDIAN__" \
+		KCFLAGS="$(RAI_KCFLAGS)" modules 2>&1 | \
 		tee $(BUILD)/sparse.log; \
 	! grep -E 'warning|error' $(BUILD)/sparse.log
 
@@ -107,12 +117,20 @@ module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $$(modinfo -F vermagic rdma_addrinfo.ko | cut -d' ' -f1)
 
+# The module's sources as DKMS builds them (also rdma-addrinfo-dkms's).
+DKMS_FILES := Kbuild $(wildcard kernel/*.[ch] uapi/rdma/*.h)
+dkms-sources:
+	install -d $(DESTDIR)$(DKMS_SRC)
+	for f in $(DKMS_FILES); do install -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f; done
+
 # Install the sources for DKMS, which rebuilds the module for every kernel
-# installed later.
+# installed later (the Debian packages do this too: make deb).
 dkms-install:
 	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)
-	cp -r Kbuild Makefile dkms.conf kernel uapi $(DKMS_SRC)/
+	$(MAKE) dkms-sources DESTDIR=
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+	install -D -m 0644 debian/rdma-addrinfo-dkms.udev \
+		/etc/udev/rules.d/60-rdma-addrinfo.rules
 	dkms add rdma-addrinfo/$(VERSION)
 	dkms build rdma-addrinfo/$(VERSION)
 	dkms install rdma-addrinfo/$(VERSION)
@@ -121,6 +139,20 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	@if [ -f user/Makefile ]; then $(MAKE) -C user clean; fi
 	rm -rf $(BUILD)
+
+# Debian packages from this tree (dpkg-buildpackage, debhelper, dh-dkms),
+# written to build/deb rather than the checkout's parent directory, then
+# checked with lintian.
+DEB_DIR := $(BUILD)/deb
+deb:
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)
+	RAI_DEB_DIR=$(DEB_DIR) dpkg-buildpackage -b -us -uc -tc \
+		--buildinfo-option=-u$(DEB_DIR) --changes-option=-u$(DEB_DIR) \
+		--buildinfo-file=$(DEB_DIR)/rdma-addrinfo_$(VERSION)_$$(dpkg --print-architecture).buildinfo \
+		--changes-file=$(DEB_DIR)/rdma-addrinfo_$(VERSION)_$$(dpkg --print-architecture).changes
+	lintian --fail-on error $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
 
 # Build the module for every kernel of the compatibility matrix (Debian
 # 6.1, 6.12, 7.3) and say which were built.

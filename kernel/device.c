@@ -212,8 +212,22 @@ static const struct file_operations rai_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 };
 
+/*
+ * A fixed minor, so that the module loads on the first open of its node,
+ * as /dev/fuse and /dev/net/tun do: depmod lists a module with a devname:
+ * and a char-major- alias in modules.devname, kmod static-nodes makes the
+ * node at boot, and misc_open() asks for char-major-10-MINOR.  A dynamic
+ * minor cannot be named in an alias, so there would be no node before the
+ * module is loaded.  Documentation/admin-guide/devices.txt reserves
+ * 243-254 for local use: no driver in 6.1 to 7.3 registers them, and they
+ * lie outside every dynamic range (0-127, and above 255 on newer kernels).
+ */
+#define RAI_MISC_MINOR	249
+MODULE_ALIAS_MISCDEV(RAI_MISC_MINOR);
+MODULE_ALIAS("devname:" RDMA_ADDRINFO_DEVNAME);
+
 static struct miscdevice rai_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
+	.minor = RAI_MISC_MINOR,
 	.name = "rdma_addrinfo",
 	.nodename = RDMA_ADDRINFO_DEVNAME,
 	.mode = 0666,

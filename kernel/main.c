@@ -154,5 +154,7 @@ static void __exit rai_exit(void)
 module_init(rai_init);
 module_exit(rai_exit);
 
+/* Loaded by the first open, without a modprobe of the rdma stack first. */
+MODULE_SOFTDEP("pre: ib_core rdma_cm rdma_ucm dns_resolver");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("RDMA address resolution (DNS and InfiniBand SA) in the kernel");
