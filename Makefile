@@ -111,7 +111,7 @@ demo: all
 # measured in the VM in one run (ratios, not absolute times, matter).
 bench: all
 	$(MAKE) -C selftests bench BUILD=$(BUILD)/selftests
-	selftests/vm/run -- $(BUILD)/selftests/bench/addrinfo_bench
+	selftests/vm/run -- selftests/bench/run $(BUILD)/selftests/bench/addrinfo_bench $(BENCH_ARGS)
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
