@@ -15,8 +15,12 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
 .PHONY: all module user selftests deps style sparse check check-host \
+<<<<<<< HEAD
 	check-vm demo bench clean abi-check help module-install dkms-install \
 	deb dkms-sources
+=======
+	check-vm check-debug fuzz demo bench clean abi-check help module-install dkms-install
+>>>>>>> debug
 
 # The one version of everything (module sources, packages, library): the
 # latest debian/changelog entry.
@@ -35,6 +39,8 @@ help:
 	@echo "make deps       install the Debian packages everything needs"
 	@echo "make demo       boot a VM with Soft-RoCE and show the module at work"
 	@echo "make check      host unit tests + VM selftest suite"
+	@echo "make check-debug the suite + fuzzer on a KASAN/kmemleak/lockdep kernel"
+	@echo "make fuzz [SECONDS=N] the ABI fuzzer on the debug kernel (default 900)"
 	@echo "make style      checkpatch --strict over kernel/ and uapi/"
 	@echo "make sparse     build the module with sparse (C=2)"
 	@echo "make module-install / dkms-install   install the module"
@@ -103,6 +109,17 @@ check-host: all
 
 check-vm: all
 	@selftests/check --vm-only $(BUILD)
+
+# The debug lane: the whole suite and the fuzzer on a KASAN, kmemleak,
+# lockdep and UBSAN build of Debian's 6.1 kernel (scripts/debug-kernel;
+# ~15 min to build the first time, cached in /var/cache/rdma-addrinfo).
+check-debug: all
+	@selftests/check-debug $(FUZZ_SECONDS)
+
+# The fuzzer alone on the debug kernel: make fuzz SECONDS=3600 for a soak.
+SECONDS ?= 900
+fuzz: all
+	@selftests/check-debug --fuzz-only $(SECONDS)
 
 demo: all
 	selftests/vm/run -- selftests/vm/demo

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rai_fuzz: a structure-aware, multi-threaded fuzzer of the
+ * /dev/infiniband/rdma_addrinfo ABI, for the debug kernel (make fuzz).
+ *
+ * THREADS threads share a small table of open files and, for SECONDS,
+ * make random calls on them: RESOLVE (valid-looking and broken: names from
+ * the test world, literals, hostile bytes, wrong lengths, unknown flags and
+ * families, SA without a device, pointers into unmapped and read-only
+ * pages), QUERY, GET_EVENT, DESTROY (known, recent and random handles),
+ * GET_INFO, read(2) of any size, poll(2), unknown ioctl numbers, and
+ * races: close(2) and reopen of a file another thread is using, fork(2)
+ * with the files open.  Built for x86_64 and again for i386 (the
+ * compat_ioctl path).
+ *
+ * It counts every call per operation and outcome and prints the table.
+ * It checks only what must hold whatever the input: no call crashes the
+ * process with anything but the fault it asked for, errors are the
+ * documented ones (an unexpected errno is reported and counted as a
+ * finding), and after every file is closed the module holds no request
+ * (debugfs requests_live back to 0).  Kernel reports (KASAN, kmemleak,
+ * lockdep, UBSAN, hung tasks) are checked by selftests/fuzz/run.
+ *
+ * Usage: rai_fuzz SECONDS [THREADS] [SEED]
+ *   RAI_FUZZ_FAIL=1: the threads set /proc/self/task/TID/make-it-fail,
+ *   so failslab/fail_page_alloc (task-filter) fail their allocations.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <rdma/rdma_addrinfo_abi.h>
+
+#ifndef AF_IB
+#define AF_IB 27
+#endif
+
+#define DEVICE_PATH	"/dev/" RDMA_ADDRINFO_DEVNAME
+#define NFILES		6
+#define MAX_THREADS	16
+#define RECENT		64
+
+enum op {
+	OP_RESOLVE, OP_RESOLVE_SYNC, OP_QUERY, OP_GET_EVENT, OP_READ,
+	OP_DESTROY, OP_GET_INFO, OP_POLL, OP_BAD_IOCTL, OP_REOPEN, OP_FORK,
+	OP_MAX
+};
+
+static const char *const op_names[OP_MAX] = {
+	"RESOLVE", "RESOLVE_SYNC", "QUERY", "GET_EVENT", "read", "DESTROY",
+	"GET_INFO", "poll", "unknown ioctl", "close+open", "fork",
+};
+
+/* Outcomes counted per operation: 0 = success, else the errno. */
+#define NERR	256
+static atomic_ulong counts[OP_MAX][NERR];
+static atomic_ulong findings;
+static atomic_int files[NFILES];
+static atomic_uint recent[RECENT];	/* handles seen lately */
+static atomic_int stop;
+static char *unmapped;			/* PROT_NONE page */
+static char *readonly;			/* PROT_READ page */
+static int fail_injection;
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rnd(struct rng *r)
+{
+	/* xorshift64* */
+	r->s ^= r->s >> 12;
+	r->s ^= r->s << 25;
+	r->s ^= r->s >> 27;
+	return r->s * 2685821657736338717ULL;
+}
+
+static unsigned int pick(struct rng *r, unsigned int n)
+{
+	return n ? rnd(r) % n : 0;
+}
+
+static void count(enum op op, int ret)
+{
+	int e = ret < 0 ? errno : 0;
+
+	atomic_fetch_add(&counts[op][e < NERR ? e : NERR - 1], 1);
+}
+
+/* Errors any call may return; anything else is reported as a finding. */
+static int expected_errno(enum op op, int e)
+{
+	switch (e) {
+	case EINVAL: case EFAULT: case ENOTTY: case EBADF: case EAGAIN:
+	case ENOENT: case EBUSY: case ENOMEM: case EINTR: case EMFILE:
+	case ENOSPC: case EOVERFLOW: case ENODEV: case EOPNOTSUPP:
+	case ERANGE: case ENAMETOOLONG: case EPERM: case EACCES:
+	case EPROTONOSUPPORT: case EAFNOSUPPORT: case EDQUOT:
+	case ENOBUFS: case EUSERS: case ERESTART:
+		return 1;
+	case ECHILD:
+		return op == OP_FORK;
+	default:
+		return 0;
+	}
+}
+
+static void check(enum op op, int ret)
+{
+	count(op, ret);
+	if (ret < 0 && !expected_errno(op, errno) &&
+	    atomic_fetch_add(&findings, 1) < 20)
+		fprintf(stderr, "rai_fuzz: %s: unexpected errno %d (%s)\n",
+			op_names[op], errno, strerror(errno));
+}
+
+static int any_fd(struct rng *r)
+{
+	return atomic_load(&files[pick(r, NFILES)]);
+}
+
+static uint32_t any_handle(struct rng *r)
+{
+	switch (pick(r, 4)) {
+	case 0:
+		return rnd(r);
+	case 1:
+		return pick(r, 8);
+	default:
+		return atomic_load(&recent[pick(r, RECENT)]);
+	}
+}
+
+static void remember(uint32_t handle)
+{
+	static atomic_uint next;
+
+	atomic_store(&recent[atomic_fetch_add(&next, 1) % RECENT], handle);
+}
+
+/* A user pointer for a buffer of @len bytes the kernel reads. */
+static uint64_t in_ptr(struct rng *r, const void *good, size_t len)
+{
+	switch (pick(r, 16)) {
+	case 0:
+		return 0;
+	case 1:
+		return (uintptr_t)unmapped;
+	case 2:			/* straddles into the unmapped page */
+		return (uintptr_t)unmapped - (len > 1 ? len / 2 : 1);
+	case 3:
+		return rnd(r);
+	default:
+		return (uintptr_t)good;
+	}
+}
+
+/* A user pointer for @len bytes the kernel writes. */
+static uint64_t out_ptr(struct rng *r, void *good, size_t len)
+{
+	switch (pick(r, 12)) {
+	case 0:
+		return (uintptr_t)readonly;
+	case 1:
+		return (uintptr_t)unmapped;
+	case 2:
+		return (uintptr_t)readonly + 4096 - (len > 1 ? len / 2 : 1);
+	case 3:
+		return 0;
+	default:
+		return (uintptr_t)good;
+	}
+}
+
+static const char *const names[] = {
+	"192.168.77.2", "192.168.77.1", "fd00::2", "fd00::1", "::1",
+	"127.0.0.1", "0.0.0.0", "::", "fe80::1%veth0", "fe80::1%999",
+	"peer.rai.test", "self.rai.test", "multi.rai.test", "peer4.rai.test",
+	"noaddr.rai.test", "nodata.rai.test", "nx.rai.test",
+	"hostsonly.rai.example", "localhost", "n1", "db",
+	"afsdb:rai.test", "a;b", "a,b", "a b", "\x01\x02\x03",
+	"fe80:0000:0000:0000:0002:c903:0000:0001",
+	"256.1.1.1", "1.2.3", "0x7f.1", "[fd00::2]", "....", "-", "a..b",
+	"xn--bcher-kva.rai.test", "svc-a", "svc-b", "12345",
+};
+
+static const char *const services[] = {
+	"4791", "0", "65535", "65536", "-1", "http", "0x1000", "svc-a",
+	"18446744073709551615", "", "12a",
+};
+
+static void fill_src(struct rng *r, struct rdma_addrinfo_resolve *rs)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)rs->src_addr;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)rs->src_addr;
+
+	switch (pick(r, 5)) {
+	case 0:
+		in->sin_family = AF_INET;
+		inet_pton(AF_INET, pick(r, 2) ? "192.168.77.1" : "10.9.9.9",
+			  &in->sin_addr);
+		rs->src_len = pick(r, 4) ? sizeof(*in) : pick(r, 64);
+		break;
+	case 1:
+		in6->sin6_family = AF_INET6;
+		inet_pton(AF_INET6, "fd00::1", &in6->sin6_addr);
+		in6->sin6_scope_id = pick(r, 3) ? 0 : rnd(r);
+		rs->src_len = pick(r, 4) ? sizeof(*in6) : pick(r, 64);
+		break;
+	case 2:
+		for (unsigned int i = 0; i < sizeof(rs->src_addr); i++)
+			rs->src_addr[i] = rnd(r);
+		rs->src_len = pick(r, sizeof(rs->src_addr) + 8);
+		break;
+	default:
+		break;
+	}
+}
+
+static void fill_resolve(struct rng *r, struct rdma_addrinfo_resolve *rs,
+			 char *node, char *service)
+{
+	static const uint16_t families[] = { 0, AF_INET, AF_INET6, AF_IB,
+					     AF_UNIX, 0xffff };
+	static const uint16_t spaces[] = { 0, RDMA_ADDRINFO_PS_TCP,
+		RDMA_ADDRINFO_PS_UDP, RDMA_ADDRINFO_PS_IB,
+		RDMA_ADDRINFO_PS_IPOIB, 0x1234 };
+	static const char *const devs[] = { "", "rxe0", "rxe1", "nodev",
+					    "rxe0rxe0rxe0" };
+	size_t len;
+
+	memset(rs, 0, sizeof(*rs));
+	if (pick(r, 8)) {
+		strcpy(node, names[pick(r, sizeof(names) / sizeof(names[0]))]);
+		len = strlen(node);
+		if (!pick(r, 10))
+			node[pick(r, len + 1)] = rnd(r);	/* one hostile byte */
+		rs->node = in_ptr(r, node, len);
+		rs->node_len = pick(r, 10) ? len : pick(r, 300);
+	} else if (pick(r, 2)) {		/* long names, up to the limit */
+		len = RDMA_ADDRINFO_NAME_MAX - 2 + pick(r, 5);
+		memset(node, 'a' + pick(r, 26), len);
+		memcpy(node + len - 9, ".rai.test", 9);
+		rs->node = in_ptr(r, node, len);
+		rs->node_len = len;
+	}
+	if (pick(r, 3)) {
+		strcpy(service,
+		       services[pick(r, sizeof(services) / sizeof(services[0]))]);
+		len = strlen(service);
+		rs->service = in_ptr(r, service, len ? len : 1);
+		rs->service_len = pick(r, 10) ? len : pick(r, 80);
+	}
+	rs->context = rnd(r);
+	rs->ai_flags = pick(r, 4) ? pick(r, 64) : (uint32_t)rnd(r);
+	if (pick(r, 3))
+		rs->ai_flags &= ~RDMA_ADDRINFO_RAI_SA;
+	rs->family = families[pick(r, 6)];
+	rs->port_space = spaces[pick(r, 6)];
+	rs->qp_type = pick(r, 8) ? pick(r, 5) : rnd(r);
+	fill_src(r, rs);
+	if (pick(r, 3)) {
+		strcpy(rs->ibdev_name, devs[pick(r, 5)]);
+		rs->port_num = pick(r, 4);
+	}
+	if (!pick(r, 30))
+		memset(rs->ibdev_name, 'x', sizeof(rs->ibdev_name));
+	if (!pick(r, 20))
+		rs->reserved = rnd(r);
+	if (!pick(r, 20))
+		rs->flags |= 1u << pick(r, 32);
+}
+
+static void op_resolve(struct rng *r, int sync)
+{
+	struct rdma_addrinfo_resolve rs;
+	char node[RDMA_ADDRINFO_NAME_MAX + 8], service[96];
+	void *arg = &rs;
+	int ret;
+
+	fill_resolve(r, &rs, node, service);
+	if (sync)
+		rs.flags |= RDMA_ADDRINFO_RESOLVE_SYNC;
+	if (!pick(r, 20))
+		arg = pick(r, 2) ? (void *)readonly : (void *)unmapped;
+	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE, arg);
+	check(sync ? OP_RESOLVE_SYNC : OP_RESOLVE, ret);
+	if (!ret && arg == &rs)
+		remember(rs.handle);
+}
+
+static void op_query(struct rng *r)
+{
+	static const uint32_t sizes[] = { sizeof(struct rdma_addrinfo_result),
+					  0, 8, 4096, 0xffffffff };
+	struct rdma_addrinfo_result res[4];
+	struct rdma_addrinfo_query q = { 0 };
+
+	q.handle = any_handle(r);
+	q.count = pick(r, 6) ? pick(r, 5) : rnd(r);
+	q.result_size = pick(r, 4) ? sizes[0] : sizes[pick(r, 5)];
+	q.results = out_ptr(r, res, q.count <= 4 ? q.count * sizeof(res[0]) :
+			    sizeof(res));
+	if (q.count > 4 && q.results == (uintptr_t)res && pick(r, 4))
+		q.count = 4;
+	if (!pick(r, 20))
+		q.reserved = 1;
+	check(OP_QUERY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_QUERY,
+			      pick(r, 20) ? (void *)&q : (void *)unmapped));
+}
+
+static void op_get_event(struct rng *r)
+{
+	struct rdma_addrinfo_event ev;
+	void *p = &ev;
+	int ret;
+
+	if (!pick(r, 10))
+		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
+	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_EVENT, p);
+	check(OP_GET_EVENT, ret);
+	if (!ret && p == &ev && !pick(r, 2)) {
+		struct rdma_addrinfo_destroy d = { .handle = ev.handle };
+
+		check(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
+					&d));
+	}
+}
+
+static void op_read(struct rng *r)
+{
+	struct rdma_addrinfo_event ev[8];
+	size_t len = pick(r, 3) ? sizeof(ev[0]) * (1 + pick(r, 8)) :
+				  pick(r, sizeof(ev));
+	void *p = ev;
+	ssize_t n;
+
+	if (!pick(r, 10))
+		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
+	n = read(any_fd(r), p, len);
+	check(OP_READ, n < 0 ? -1 : 0);
+	if (n > 0 && p == ev) {
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
+			struct rdma_addrinfo_destroy d = {
+				.handle = ev[i].handle,
+			};
+
+			remember(ev[i].handle);
+			if (pick(r, 2))
+				check(OP_DESTROY,
+				      ioctl(any_fd(r),
+					    RDMA_ADDRINFO_IOC_DESTROY, &d));
+		}
+	}
+}
+
+static void op_destroy(struct rng *r)
+{
+	struct rdma_addrinfo_destroy d = { .handle = any_handle(r) };
+
+	if (!pick(r, 20))
+		d.flags = rnd(r);
+	if (!pick(r, 20))
+		d.reserved = rnd(r);
+	check(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
+				pick(r, 30) ? (void *)&d : (void *)readonly));
+}
+
+static void op_get_info(struct rng *r)
+{
+	struct rdma_addrinfo_info info;
+	void *p = &info;
+
+	if (!pick(r, 5))
+		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
+	check(OP_GET_INFO, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_INFO, p));
+}
+
+static void op_poll(struct rng *r)
+{
+	struct pollfd p = { .fd = any_fd(r), .events = POLLIN | POLLOUT };
+
+	check(OP_POLL, poll(&p, 1, pick(r, 3)));
+}
+
+static void op_bad_ioctl(struct rng *r)
+{
+	unsigned long cmd;
+	char buf[512];
+
+	switch (pick(r, 4)) {
+	case 0:		/* our magic, unknown number */
+		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, 5 + pick(r, 250),
+			   pick(r, 512));
+		break;
+	case 1:		/* a known number with the wrong size or direction */
+		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, pick(r, 5),
+			   pick(r, 512));
+		break;
+	case 2:
+		cmd = FIONREAD;
+		break;
+	default:
+		cmd = rnd(r);
+		break;
+	}
+	memset(buf, 0, sizeof(buf));
+	check(OP_BAD_IOCTL, ioctl(any_fd(r), cmd, buf));
+}
+
+static void op_reopen(struct rng *r)
+{
+	int slot = pick(r, NFILES);
+	int fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC |
+		      (pick(r, 2) ? O_NONBLOCK : 0));
+	int old;
+
+	check(OP_REOPEN, fd);
+	if (fd < 0)
+		return;
+	old = atomic_exchange(&files[slot], fd);
+	/* Another thread may be inside a call on @old: that is the race. */
+	close(old);
+}
+
+static void op_fork(struct rng *r)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0) {
+		check(OP_FORK, -1);
+		return;
+	}
+	if (!pid) {
+		struct rng cr = { r->s ^ 0x9e3779b97f4a7c15ULL };
+
+		for (int i = 0; i < 20; i++) {
+			if (pick(&cr, 2))
+				op_resolve(&cr, 0);
+			else
+				op_destroy(&cr);
+		}
+		_exit(0);
+	}
+	if (pick(r, 3))
+		kill(pid, SIGKILL);
+	check(OP_FORK, waitpid(pid, &status, 0) < 0 ? -1 : 0);
+}
+
+static void set_make_it_fail(int on)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/make-it-fail",
+		 (long)syscall(SYS_gettid));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return;
+	if (write(fd, on ? "1" : "0", 1) != 1)
+		perror("make-it-fail");
+	close(fd);
+}
+
+static void *worker(void *arg)
+{
+	struct rng r = { (uintptr_t)arg * 0x2545F4914F6CDD1DULL + 1 };
+
+	if (fail_injection)
+		set_make_it_fail(1);
+	while (!atomic_load(&stop)) {
+		unsigned int w = pick(&r, 100);
+
+		if (w < 30)
+			op_resolve(&r, 0);
+		else if (w < 36)
+			op_resolve(&r, 1);
+		else if (w < 48)
+			op_query(&r);
+		else if (w < 56)
+			op_get_event(&r);
+		else if (w < 66)
+			op_read(&r);
+		else if (w < 80)
+			op_destroy(&r);
+		else if (w < 85)
+			op_get_info(&r);
+		else if (w < 90)
+			op_poll(&r);
+		else if (w < 96)
+			op_bad_ioctl(&r);
+		else if (w < 99)
+			op_reopen(&r);
+		else if (!pick(&r, 20))
+			op_fork(&r);
+	}
+	if (fail_injection)
+		set_make_it_fail(0);
+	return NULL;
+}
+
+/*
+ * Threads may sleep in read() or GET_EVENT on a blocking file, or in a
+ * synchronous RESOLVE (at most dns_timeout_ms): give every file an event.
+ */
+static void wake_readers(void)
+{
+	struct rdma_addrinfo_resolve rs = {
+		.node = (uintptr_t)"127.0.0.1", .node_len = 9,
+		.ai_flags = RDMA_ADDRINFO_RAI_NUMERICHOST,
+	};
+	int i;
+
+	/* At a cap, requests in flight will complete and wake them. */
+	for (i = 0; i < NFILES; i++)
+		ioctl(atomic_load(&files[i]), RDMA_ADDRINFO_IOC_RESOLVE, &rs);
+	usleep(100000);
+}
+
+static long requests_live(void)
+{
+	FILE *f = fopen("/sys/kernel/debug/rdma_addrinfo/stats", "r");
+	char key[64];
+	long v, live = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, "requests_live"))
+			live = v;
+	fclose(f);
+	return live;
+}
+
+int main(int argc, char **argv)
+{
+	int seconds = argc > 1 ? atoi(argv[1]) : 10;
+	int threads = argc > 2 ? atoi(argv[2]) : 4;
+	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) :
+				       (unsigned long)time(NULL);
+	pthread_t tid[MAX_THREADS];
+	unsigned long total = 0;
+	long live = -1;
+	int i, e;
+
+	if (threads < 1 || threads > MAX_THREADS)
+		threads = 4;
+	fail_injection = getenv("RAI_FUZZ_FAIL") &&
+			 !strcmp(getenv("RAI_FUZZ_FAIL"), "1");
+	signal(SIGPIPE, SIG_IGN);
+	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (unmapped == MAP_FAILED || readonly == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	for (i = 0; i < NFILES; i++) {
+		int fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC |
+			      (i % 2 ? O_NONBLOCK : 0));
+
+		if (fd < 0) {
+			perror(DEVICE_PATH);
+			return 2;
+		}
+		atomic_store(&files[i], fd);
+	}
+	printf("rai_fuzz: %d s, %d threads, seed %lu, %zu-bit%s\n", seconds,
+	       threads, seed, sizeof(long) * 8,
+	       fail_injection ? ", allocation failures injected" : "");
+	for (i = 0; i < threads; i++)
+		if (pthread_create(&tid[i], NULL, worker,
+				   (void *)(uintptr_t)(seed + i))) {
+			perror("pthread_create");
+			return 2;
+		}
+	sleep(seconds);
+	atomic_store(&stop, 1);
+	for (i = 0; i < threads; i++)
+		while (pthread_tryjoin_np(tid[i], NULL))
+			wake_readers();
+	for (i = 0; i < NFILES; i++)
+		close(atomic_load(&files[i]));
+
+	printf("%-14s %10s  outcomes\n", "call", "calls");
+	for (i = 0; i < OP_MAX; i++) {
+		unsigned long n = 0;
+
+		for (e = 0; e < NERR; e++)
+			n += atomic_load(&counts[i][e]);
+		total += n;
+		printf("%-14s %10lu ", op_names[i], n);
+		for (e = 0; e < NERR; e++) {
+			unsigned long c = atomic_load(&counts[i][e]);
+
+			if (c)
+				printf(" %s:%lu", e ? strerrorname_np(e) : "ok",
+				       c);
+		}
+		printf("\n");
+	}
+	printf("rai_fuzz: %lu calls, %lu unexpected errors\n", total,
+	       atomic_load(&findings));
+
+	/* Closed files cancel their requests; upcalls may still be ending. */
+	if (getenv("RAI_FUZZ_LIVE") && !strcmp(getenv("RAI_FUZZ_LIVE"), "0"))
+		return atomic_load(&findings) ? 1 : 0;
+	for (i = 0; i < 600; i++) {
+		live = requests_live();
+		if (live <= 0)
+			break;
+		usleep(100000);
+	}
+	printf("rai_fuzz: requests_live after close: %ld\n", live);
+	return atomic_load(&findings) || live != 0 ? 1 : 0;
+}
