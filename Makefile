@@ -15,12 +15,8 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
 .PHONY: all module user selftests deps style sparse check check-host \
-<<<<<<< HEAD
-	check-vm demo bench clean abi-check help module-install dkms-install \
-	deb dkms-sources
-=======
-	check-vm check-debug fuzz demo bench clean abi-check help module-install dkms-install
->>>>>>> debug
+	check-vm check-debug fuzz demo bench clean abi-check help module-install \
+	dkms-install deb dkms-sources
 
 # The one version of everything (module sources, packages, library): the
 # latest debian/changelog entry.
