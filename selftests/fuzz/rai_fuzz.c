@@ -136,6 +136,21 @@ static int any_fd(struct rng *r)
 	return atomic_load(&files[pick(r, NFILES)]);
 }
 
+/*
+ * A file to read from: a blocking one only when an event is queued, so
+ * that the threads keep calling instead of sleeping (another thread may
+ * still take the event first: then the read sleeps until the next one).
+ */
+static int read_fd(struct rng *r)
+{
+	int fd = any_fd(r);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (fcntl(fd, F_GETFL) & O_NONBLOCK)
+		return fd;
+	return poll(&p, 1, 0) == 1 ? fd : -1;
+}
+
 static uint32_t any_handle(struct rng *r)
 {
 	switch (pick(r, 4)) {
@@ -296,8 +311,12 @@ static void op_resolve(struct rng *r, int sync)
 	int ret;
 
 	fill_resolve(r, &rs, node, service);
-	if (sync)
+	if (sync) {
 		rs.flags |= RDMA_ADDRINFO_RESOLVE_SYNC;
+		/* A waiting upcall would stall this thread for seconds. */
+		if (pick(r, 20))
+			rs.ai_flags |= RDMA_ADDRINFO_RAI_NUMERICHOST;
+	}
 	if (!pick(r, 20))
 		arg = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE, arg);
@@ -332,9 +351,13 @@ static void op_get_event(struct rng *r)
 	void *p = &ev;
 	int ret;
 
+	int fd = read_fd(r);
+
+	if (fd < 0)
+		return;
 	if (!pick(r, 10))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
-	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_EVENT, p);
+	ret = ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, p);
 	check(OP_GET_EVENT, ret);
 	if (!ret && p == &ev && !pick(r, 2)) {
 		struct rdma_addrinfo_destroy d = { .handle = ev.handle };
@@ -349,12 +372,15 @@ static void op_read(struct rng *r)
 	struct rdma_addrinfo_event ev[8];
 	size_t len = pick(r, 3) ? sizeof(ev[0]) * (1 + pick(r, 8)) :
 				  pick(r, sizeof(ev));
+	int fd = read_fd(r);
 	void *p = ev;
 	ssize_t n;
 
+	if (fd < 0)
+		return;
 	if (!pick(r, 10))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
-	n = read(any_fd(r), p, len);
+	n = read(fd, p, len);
 	check(OP_READ, n < 0 ? -1 : 0);
 	if (n > 0 && p == ev) {
 		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
