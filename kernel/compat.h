@@ -37,4 +37,18 @@
 #define rai_ipv6_dev_find(net, addr)	ipv6_dev_find(net, addr, NULL)
 #endif
 
+/*
+ * ib_device_get_by_name() compares names under the RDMA core's lock; 7.x
+ * no longer exports it.  There the caller compares ib_device->name, an
+ * array the core rewrites in place on a rename and never frees: a lookup
+ * racing a rename may miss, but never reads freed memory.
+ */
+#ifdef RAI_HAVE_IB_DEVICE_GET_BY_NAME
+#define rai_ib_device_get_by_name(name) \
+	ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN)
+#else
+#define rai_ib_device_get_by_name(name) NULL
+#define RAI_IB_DEVICE_NAME_IN_PLACE
+#endif
+
 #endif /* _RAI_COMPAT_H */

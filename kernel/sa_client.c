@@ -43,6 +43,7 @@
 #include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
 
+#include "compat.h"
 #include "main.h"
 #include "sa_client.h"
 #include "sa_wire.h"
@@ -805,7 +806,15 @@ static struct rai_sa_port *rai_sa_find_port(struct net *net, const char *name,
 	struct ib_device *ibdev;
 	struct rai_sa_dev *dev;
 
-	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	ibdev = rai_ib_device_get_by_name(name);
+#ifdef RAI_IB_DEVICE_NAME_IN_PLACE
+	list_for_each_entry(dev, &rai_sa_devs, node)
+		if (!strncmp(dev->ibdev->name, name, IB_DEVICE_NAME_MAX) &&
+		    ib_device_try_get(dev->ibdev)) {
+			ibdev = dev->ibdev;
+			break;
+		}
+#endif
 	if (!ibdev)
 		return port;
 	list_for_each_entry(dev, &rai_sa_devs, node) {
