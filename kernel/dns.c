@@ -86,6 +86,7 @@
 #include <linux/spinlock.h>
 #include <linux/nsproxy.h>
 #include <linux/path.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -603,6 +604,33 @@ static bool rai_dns_same_file(const struct path *host_root, const char *name)
 }
 
 /*
+ * The root the host's resolver sees: that of init (PID 1 of the initial
+ * PID namespace), which after an initramfs's switch_root is the real root
+ * (swapper's may still be the initramfs).
+ */
+static bool rai_dns_host_root(struct path *root)
+{
+	struct task_struct *init;
+	bool ok = false;
+
+	rcu_read_lock();
+	init = READ_ONCE(init_pid_ns.child_reaper);
+	if (init)
+		get_task_struct(init);
+	rcu_read_unlock();
+	if (!init)
+		return false;
+	task_lock(init);
+	if (init->fs) {
+		get_fs_root(init->fs, root);
+		ok = true;
+	}
+	task_unlock(init);
+	put_task_struct(init);
+	return ok;
+}
+
+/*
  * Would the upcall, which runs in the initial namespaces with init's root,
  * answer @req as the caller's own resolver would?  Same network namespace,
  * and the same root or else the same resolver files.  Process context.
@@ -616,8 +644,9 @@ static bool rai_dns_same_view(const struct rai_request *req)
 	if (!net_eq(req->file->net, &init_net) ||
 	    !net_eq(current->nsproxy->net_ns, &init_net))
 		return false;
+	if (!rai_dns_host_root(&host))
+		return false;
 	get_fs_root(current->fs, &mine);
-	get_fs_root(init_task.fs, &host);
 	if (!path_equal(&mine, &host))
 		for (i = 0; same && i < ARRAY_SIZE(rai_dns_view_files); i++)
 			same = rai_dns_same_file(&host, rai_dns_view_files[i]);
