@@ -450,7 +450,7 @@ static int rai_id_follow(struct rai_id *st, struct rdma_event_channel *channel)
 	}
 	st->ch = ch;
 	if (st->ready && !st->wake_seq)
-		rai_channel_kick(ch);
+		rai_wake_ready(st, ch);
 	return st->handle && st->sync ? ch->fd : -1;
 }
 

@@ -161,6 +161,20 @@ static int rai_wake_post(struct rai_id *st)
 }
 
 /*
+ * @st's event is ready on @ch without a wake-up queued for it: its id has
+ * moved to @ch (rdma_migrate_id()), and a wake-up posted while librdmacm
+ * was moving it went to the old channel, which rdma_ucm refuses.  Post one
+ * on the id's channel now, or kick @ch's waiters.
+ */
+void rai_wake_ready(struct rai_id *st, struct rai_channel *ch)
+{
+	if (rai_wake_ok && !st->wake_seq)
+		st->wake_seq = rai_wake_post(st);
+	if (!st->wake_seq)
+		rai_channel_kick(ch);
+}
+
+/*
  * Read @ch's module events ahead and post a wake-up for each; an event
  * whose wake-up could not be posted is handed out by the channel's
  * waiters, kicked for it.

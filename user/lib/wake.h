@@ -11,6 +11,9 @@
  */
 void rai_wake_watch(void);
 void rai_wake_kick(void);
+struct rai_id;
+struct rai_channel;
+void rai_wake_ready(struct rai_id *st, struct rai_channel *ch);
 int rai_wake_is_ours(const struct rdma_cm_event *event);
 
 #endif /* _RAI_WAKE_H */

@@ -598,6 +598,39 @@ TEST_F_TIMEOUT(ev, migrate_with_the_event_queued_moves_it, 60)
 	self->ch = ch2;
 }
 
+/*
+ * Migrating while the event completes: a numeric name completes at once,
+ * so its event is read ahead (7.3: a wake-up written for it) while
+ * librdmacm moves the id, over and over.  A wake-up written in that window
+ * goes to the old channel and is refused; the event still has to wake the
+ * new channel's pollers (the 7.3 phase lost it: no event for 30 s).
+ */
+TEST_F_TIMEOUT(ev, migrating_as_the_event_completes_never_loses_it, 240)
+{
+	struct rdma_event_channel *other = rdma_create_event_channel();
+	struct rdma_event_channel *to;
+	struct rdma_cm_event *ev;
+	int i, lost = 0;
+
+	ASSERT_NE(NULL, other);
+	for (i = 0; i < 200 && !lost; i++) {
+		ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL,
+						   NULL));
+		if (i % 3)
+			usleep(i % 7 * 100);
+		to = other;
+		ASSERT_EQ(0, rdma_migrate_id(self->id, to));
+		other = self->ch;
+		self->ch = to;
+		lost = rai_wait_event(to, &ev, 10000);
+		if (!lost)
+			expect_addrinfo(_metadata, ev, self->id, 1);
+	}
+	EXPECT_EQ(0, lost)
+		TH_LOG("iteration %d: no event on the new channel", i - 1);
+	rdma_destroy_event_channel(other);
+}
+
 /* Destroying a migrated id cancels its own request, no other id's. */
 TEST_F_TIMEOUT(ev, destroying_a_migrated_id_cancels_no_other_request, 60)
 {

@@ -61,15 +61,31 @@ TEST(async_lists_the_same_results)
 	ASSERT_STREQ(sync, async);
 }
 
+/* A GID literal (the peer's IPv4-mapped GID) with --family ib --numeric. */
 TEST(ib_family_shows_service_id_and_device)
+{
+	char out[4096], args[128];
+
+	snprintf(args, sizeof(args), "--family ib --numeric ::ffff:%s 4791",
+		 RAI_IP4_B);
+	ASSERT_EQ(0, run_tool(args, out, sizeof(out)));
+	ASSERT_EQ(0, strncmp(out, "ib    ", 6));
+	ASSERT_NE(NULL, strstr(out, " sid 0x"));
+	ASSERT_NE(NULL, strstr(out, " dev rxe"));
+}
+
+/*
+ * --family ib of an IP literal lists IP results, as librdmacm does: an
+ * AF_IB address is made only from an IB address (request.c).
+ */
+TEST(ib_family_of_an_ip_literal_lists_ip_results)
 {
 	char out[4096], args[128];
 
 	snprintf(args, sizeof(args), "--family ib %s 4791", RAI_IP4_B);
 	ASSERT_EQ(0, run_tool(args, out, sizeof(out)));
-	ASSERT_EQ(0, strncmp(out, "ib    ", 6));
-	ASSERT_NE(NULL, strstr(out, " sid 0x"));
-	ASSERT_NE(NULL, strstr(out, " dev rxe"));
+	ASSERT_EQ(0, strncmp(out, "inet  ", 6));
+	ASSERT_EQ(NULL, strstr(out, "ib    "));
 }
 
 TEST(json_is_an_array_of_results)
