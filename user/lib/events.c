@@ -449,8 +449,16 @@ static int rai_id_follow(struct rai_id *st, struct rdma_event_channel *channel)
 		free(saved);
 	}
 	st->ch = ch;
-	if (st->ready && !st->wake_seq)
+	if (st->ready && st->sync) {
+		/*
+		 * Read ahead before the id became synchronous: it is simply
+		 * complete now (a wake-up queued for it is swallowed).
+		 */
+		st->ready = 0;
+		st->wake_seq = 0;
+	} else if (st->ready && !st->wake_seq) {
 		rai_wake_ready(st, ch);
+	}
 	return st->handle && st->sync ? ch->fd : -1;
 }
 
