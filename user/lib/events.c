@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -176,7 +177,7 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 	struct pollfd pfd = { .fd = channel->fd, .events = POLLIN };
 	struct rdma_cm_event *ev;
 	volatile int ret = 1;	/* set between pthread_cleanup_push/pop */
-	int busy;
+	int busy, cancel;
 
 	rai_lock();
 	busy = ch->reading;
@@ -188,7 +189,15 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 	}
 	pthread_cleanup_push(rai_reading_done, ch);
 	if (poll(&pfd, 1, 0) == 1) {
+		/*
+		 * librdmacm allocates the event before its write(), a
+		 * cancellation point: a thread cancelled there leaks it.
+		 * The event is queued (we are its only reader), so the
+		 * read does not block and need not be cancellable.
+		 */
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 		ret = rai_real()->get_cm_event(channel, event);
+		pthread_setcancelstate(cancel, NULL);
 		if (ret && errno == EAGAIN)
 			ret = 1;	/* O_NONBLOCK: taken meanwhile */
 	}
