@@ -9,7 +9,9 @@
  * max_upcalls slots (each upcall is a root process), handed out
  * round-robin between users, at most max_upcalls_per_user to one user
  * (see "upcall slots" below).  Answers are cached in the keyring for the
- * key's lifetime; a cached name costs no upcall.  The keys count against
+ * key's lifetime; a cached name costs no upcall.  The module keeps the
+ * answers too (kernel/dns_cache.c) and serves a name it has inside the
+ * RESOLVE ioctl, before any slot or keyring search.  The keys count against
  * root's key quota: the module bounds those it leaves behind (see "the
  * module's dns_resolver keys" below).
  *
@@ -98,6 +100,7 @@
 #include <net/net_namespace.h>
 
 #include "backend.h"
+#include "dns_cache.h"
 #include "main.h"
 #include "numeric.h"
 #include "rai_trace.h"
@@ -500,17 +503,79 @@ static void rai_dns_key_settle(struct rai_dns_key *key, int ret,
 
 /* ---- requests ------------------------------------------------------------- */
 
+/*
+ * Results of @answer for @req (the caller's memory charged), and the
+ * request completed.
+ */
+static void rai_dns_complete(struct rai_request *req,
+			     const struct rai_dns_answer *answer)
+{
+	struct rdma_addrinfo_result *results = NULL;
+	time64_t now = ktime_get_real_seconds();
+	struct mem_cgroup *old_memcg;
+	char *list = NULL;
+	u32 nr = 0, ttl = 0;
+	int ret = answer->status;
+
+	if (!ret) {
+		if (answer->expiry > now)
+			ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
+		old_memcg = rai_request_charge_begin(req);
+		list = kstrdup(answer->list, GFP_KERNEL);
+		ret = list ? rai_dns_parse(req, list, ttl, answer->origin,
+					   &results, &nr) : -ENOMEM;
+		rai_request_charge_end(old_memcg);
+		kfree(list);
+	}
+	rai_request_complete(req, ret, results, nr);
+}
+
+/* A live answer in the cache: @req completed with it.  @first: look. */
+static bool rai_dns_answer_cached(struct rai_request *req, bool first)
+{
+	struct rai_dns_answer answer;
+	struct rai_dns_cached *entry;
+
+	entry = rai_dns_cache_get(req->file->net, READ_ONCE(rai_dns_helper),
+				  req->node, req->node_len, first, &answer);
+	if (!entry)
+		return false;
+	rai_dns_complete(req, &answer);
+	rai_dns_cache_put(entry);
+	return true;
+}
+
+/* Keep what the upcall answered: addresses, or that there are none. */
+static void rai_dns_remember(struct rai_request *req, bool helper, int ret,
+			     const char *list, u32 origin, time64_t expiry)
+{
+	struct rai_dns_answer answer = {
+		.status = ret < 0 ? ret : 0,
+		.list = ret < 0 ? NULL : list,
+		.origin = origin,
+		.expiry = expiry,
+	};
+
+	if (ret == -ENXIO || ret == -ENODATA)
+		answer.expiry = ktime_get_real_seconds() +
+				rai_dns_negative_ttl();
+	else if (ret < 0 || !expiry)
+		return;		/* temporary, or a key without a lifetime */
+	rai_dns_cache_store(req->file->net, helper, req->node, req->node_len,
+			    &answer);
+}
+
 static void rai_dns_work(struct work_struct *work)
 {
 	struct rai_request *req = container_of(work, struct rai_request, work);
-	struct rdma_addrinfo_result *results = NULL;
-	time64_t expiry = 0, now;
-	struct mem_cgroup *old_memcg;
+	bool helper = READ_ONCE(rai_dns_helper);
+	struct rai_dns_answer answer = {};
 	bool invalidate = false;
 	struct rai_dns_key *key;
+	time64_t expiry = 0;
 	char *list = NULL;
+	u32 origin = 0;
 	u64 t0;
-	u32 nr = 0, ttl = 0, origin;
 	int ret;
 
 	/* Destroyed, or timed out, while waiting for the slot. */
@@ -518,10 +583,15 @@ static void rai_dns_work(struct work_struct *work)
 		rai_dns_slot_release(req);
 		goto out;
 	}
+	/* Answered while this request waited for its slot. */
+	if (rai_dns_answer_cached(req, false)) {
+		rai_dns_slot_release(req);
+		goto out;
+	}
 	key = rai_dns_key_charge(req, &invalidate);
 	if (IS_ERR(key)) {
 		rai_dns_slot_release(req);
-		ret = PTR_ERR(key);
+		answer.status = PTR_ERR(key);
 		goto complete;
 	}
 	atomic_inc(&rai_upcalls_active);
@@ -547,18 +617,15 @@ static void rai_dns_work(struct work_struct *work)
 		rai_stat_inc(RAI_STAT_DNS_FAILURES);
 		pr_debug("dns_query(%s): %d\n", req->node, ret);
 		ret = rai_dns_status(ret);
-	} else {
-		now = ktime_get_real_seconds();
-		if (expiry > now)
-			ttl = min_t(time64_t, expiry - now, U32_MAX);
-		/* The results are the caller's memory. */
-		old_memcg = rai_request_charge_begin(req);
-		ret = rai_dns_parse(req, list, ttl, origin, &results, &nr);
-		rai_request_charge_end(old_memcg);
-		kfree(list);
 	}
+	rai_dns_remember(req, helper, ret, list, origin, expiry);
+	answer.status = ret < 0 ? ret : 0;
+	answer.list = list;
+	answer.origin = origin;
+	answer.expiry = expiry;
 complete:
-	rai_request_complete(req, ret, results, nr);
+	rai_dns_complete(req, &answer);
+	kfree(list);
 out:
 	if (cancel_delayed_work(&req->timeout))
 		rai_request_put(req);
@@ -691,6 +758,9 @@ static void rai_dns_start(struct rai_request *req)
 		queue_work(rai_dns_wq, &req->work);
 		return;
 	}
+	/* Served here, in the RESOLVE ioctl: the event is queued at once. */
+	if (rai_dns_answer_cached(req, true))
+		return;
 	if (timeout_ms) {
 		rai_request_get(req);
 		queue_delayed_work(rai_wq, &req->timeout,
@@ -726,7 +796,10 @@ int rai_dns_init(void)
 {
 	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND, rai_max_upcalls);
-	return rai_dns_wq ? 0 : -ENOMEM;
+	if (!rai_dns_wq)
+		return -ENOMEM;
+	rai_dns_cache_init();
+	return 0;
 }
 
 /*
@@ -738,6 +811,7 @@ void rai_dns_exit(void)
 	struct rai_dns_key *key, *tmp;
 
 	destroy_workqueue(rai_dns_wq);
+	rai_dns_cache_exit();
 	spin_lock(&rai_dns_key_lock);
 	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry)
 		rai_dns_key_drop(key);

@@ -9,6 +9,7 @@
 #include <linux/seq_file.h>
 
 #include "backend.h"
+#include "dns_cache.h"
 #include "stats.h"
 
 atomic64_t rai_stats[RAI_STAT_MAX];
@@ -32,12 +33,17 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_KEYS_FULL] = "dns_keys_full",
 	[RAI_STAT_DNS_SINGLE] = "dns_single",
 	[RAI_STAT_DNS_VIEW_REFUSED] = "dns_view_refused",
+	[RAI_STAT_DNS_CACHE_HITS] = "dns_cache_hits",
+	[RAI_STAT_DNS_CACHE_MISSES] = "dns_cache_misses",
+	[RAI_STAT_DNS_CACHE_EVICTED] = "dns_cache_evicted",
 };
 
 static struct dentry *rai_debugfs_dir;
 
 static int rai_stats_show(struct seq_file *m, void *v)
 {
+	unsigned int entries;
+	size_t bytes;
 	int i;
 
 	for (i = 0; i < RAI_STAT_MAX; i++)
@@ -46,6 +52,9 @@ static int rai_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "requests_live %d\n", atomic_read(&rai_requests_total));
 	seq_printf(m, "upcalls_active %d\n", atomic_read(&rai_upcalls_active));
 	seq_printf(m, "dns_keys %u\n", rai_dns_keys_charged());
+	rai_dns_cache_usage(&entries, &bytes);
+	seq_printf(m, "dns_cache_entries %u\n", entries);
+	seq_printf(m, "dns_cache_bytes %zu\n", bytes);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rai_stats);

@@ -25,6 +25,9 @@ enum rai_stat {
 	RAI_STAT_DNS_KEYS_FULL,		/* new names refused: key budget spent */
 	RAI_STAT_DNS_SINGLE,		/* plain-name queries, one address */
 	RAI_STAT_DNS_VIEW_REFUSED,	/* DNS refused: a container's view */
+	RAI_STAT_DNS_CACHE_HITS,	/* DNS requests answered by the cache */
+	RAI_STAT_DNS_CACHE_MISSES,	/* ... that the cache could not answer */
+	RAI_STAT_DNS_CACHE_EVICTED,	/* answers dropped for the bounds */
 	RAI_STAT_MAX
 };
 

@@ -22,6 +22,7 @@
 #define HELPER_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper"
 #define HELPER_CONF_AWAY RAI_HELPER_CONF ".away"
 #define DNSQ_FILE	"/sys/kernel/debug/rai_dnsq/query"
+/* Built for the running kernel; RAI_DNSQ_KO: another build (debug lane). */
 #define DNSQ_KO		"selftests/kmod/rai_dnsq.ko"
 #define ADDR4		"192.0.2.205"
 #define ADDR6		"2001:db8::205"
@@ -46,8 +47,9 @@ FIXTURE_SETUP(keyring)
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	if (access(DNSQ_FILE, W_OK))
 		ASSERT_EQ(0, rai_sh("insmod %s/%s", rai_env("RAI_REPO", "."),
-				    DNSQ_KO))
-			TH_LOG("cannot load the test module %s", DNSQ_KO);
+				    rai_env("RAI_DNSQ_KO", DNSQ_KO)))
+			TH_LOG("cannot load the test module %s",
+			       rai_env("RAI_DNSQ_KO", DNSQ_KO));
 }
 
 FIXTURE_TEARDOWN(keyring)
