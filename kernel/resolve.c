@@ -107,8 +107,6 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 {
 	u16 src_family;
 
-	if (r->reserved)
-		return -EINVAL;
 	if (r->ai_flags & ~RAI_AI_FLAGS_SUPPORTED)
 		return -EINVAL;
 	if ((r->ai_flags & RDMA_ADDRINFO_RAI_SA) &&
@@ -116,6 +114,13 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 		return -EINVAL;
 	if (r->flags & ~RAI_RESOLVE_FLAGS_SUPPORTED)
 		return -EINVAL;
+	/* An array to fill only where the call itself returns the results. */
+	if (r->flags & RDMA_ADDRINFO_RESOLVE_RESULTS) {
+		if (!(r->flags & RDMA_ADDRINFO_RESOLVE_SYNC))
+			return -EINVAL;
+	} else if (r->result_count) {
+		return -EINVAL;
+	}
 	if (r->node_len > RDMA_ADDRINFO_NAME_MAX ||
 	    r->service_len > RDMA_ADDRINFO_SERVICE_MAX)
 		return -ENAMETOOLONG;
@@ -226,6 +231,31 @@ rai_choose_backend(const struct rai_request *req)
 	return &rai_dns_ops;
 }
 
+/*
+ * RESOLVE_RESULTS: the results of the completed @req to r->context, then
+ * the request destroyed (results stay ours through our reference).
+ */
+static int rai_resolve_results_out(struct rai_request *req,
+				   struct rdma_addrinfo_resolve *r)
+{
+	struct rai_file *file = req->file;
+	struct rdma_addrinfo_result *results;
+	u32 copied;
+	int ret = 0;
+
+	spin_lock_irq(&file->lock);
+	results = req->results;
+	spin_unlock_irq(&file->lock);
+	copied = min(r->num_results, r->result_count);
+	if (copied &&
+	    copy_to_user(u64_to_user_ptr(r->context), results,
+			 (size_t)copied * sizeof(*results)))
+		ret = -EFAULT;
+	rai_request_cancel(req);
+	r->handle = 0;
+	return ret;
+}
+
 /* Wait for a synchronous request; on a signal it is destroyed. */
 static int rai_resolve_wait(struct rai_request *req,
 			    struct rdma_addrinfo_resolve *r)
@@ -318,6 +348,11 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 		ret = rai_resolve_wait(req, &r);
 		if (ret)
 			goto out_put;
+		if (r.flags & RDMA_ADDRINFO_RESOLVE_RESULTS) {
+			ret = rai_resolve_results_out(req, &r);
+			if (ret)
+				goto out_put;
+		}
 		/* A synchronous request queues no event. */
 		if (copy_to_user(arg, &r, sizeof(r))) {
 			rai_request_cancel(req);

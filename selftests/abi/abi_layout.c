@@ -28,7 +28,7 @@ ABI_OFF(rdma_addrinfo_resolve, qp_type, 44);
 ABI_OFF(rdma_addrinfo_resolve, src_addr, 56);
 ABI_OFF(rdma_addrinfo_resolve, ibdev_name, 104);
 ABI_OFF(rdma_addrinfo_resolve, handle, 168);
-ABI_OFF(rdma_addrinfo_resolve, reserved, 180);
+ABI_OFF(rdma_addrinfo_resolve, result_count, 180);
 
 ABI_SIZE(rdma_addrinfo_event, 24);
 ABI_OFF(rdma_addrinfo_event, handle, 8);

@@ -278,6 +278,9 @@ static void async_world_fini(struct async_world *w)
 	rdma_destroy_event_channel(w->ch);
 }
 
+/* Requests of async_run() that completed with an error, and the last one. */
+static int async_failed, async_fail_status;
+
 /*
  * Start @n requests (new names, or @node when set), then wait for every
  * event.  Returns the whole time in us; *start_us gets the median time one
@@ -304,10 +307,10 @@ static double async_run(struct async_world *w, int n, const char *node,
 	while (got < n) {
 		if (rdma_get_cm_event(w->ch, &ev))
 			die("rdma_get_cm_event");
+		/* A figure, not a verdict: failures are counted and shown. */
 		if (ev->event != RDMA_CM_EVENT_ADDRINFO_RESOLVED) {
-			fprintf(stderr, "addrinfo_bench: event %d status %d\n",
-				ev->event, ev->status);
-			exit(1);
+			async_failed++;
+			async_fail_status = ev->status;
 		}
 		rdma_ack_cm_event(ev);
 		got++;
@@ -344,6 +347,9 @@ static void async_rows(void)
 	       quick ? "32 new names in flight (one channel)" :
 		       "256 new names in flight (one channel)",
 	       a, b, "goal <= x4 of one");
+	if (async_failed)
+		printf("(%d of the requests above failed, the last with status %d: their time counts)\n",
+		       async_failed, async_fail_status);
 	snprintf(a, sizeof(a), "x%.0f", start_num / ppid_us);
 	line("rdma_resolve_addrinfo returns: numeric", "-", a, "goal <= x20");
 	snprintf(a, sizeof(a), "x%.0f", start_cached / ppid_us);

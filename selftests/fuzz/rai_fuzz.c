@@ -298,7 +298,7 @@ static void fill_resolve(struct rng *r, struct rdma_addrinfo_resolve *rs,
 	if (!pick(r, 30))
 		memset(rs->ibdev_name, 'x', sizeof(rs->ibdev_name));
 	if (!pick(r, 20))
-		rs->reserved = rnd(r);
+		rs->result_count = rnd(r);
 	if (!pick(r, 20))
 		rs->flags |= 1u << pick(r, 32);
 }
@@ -307,6 +307,7 @@ static void op_resolve(struct rng *r, int sync)
 {
 	struct rdma_addrinfo_resolve rs;
 	char node[RDMA_ADDRINFO_NAME_MAX + 8], service[96];
+	struct rdma_addrinfo_result res[4];
 	void *arg = &rs;
 	int ret;
 
@@ -316,6 +317,17 @@ static void op_resolve(struct rng *r, int sync)
 		/* A waiting upcall would stall this thread for seconds. */
 		if (pick(r, 20))
 			rs.ai_flags |= RDMA_ADDRINFO_RAI_NUMERICHOST;
+		/* The one-call form: results into an array (or a bad one). */
+		if (pick(r, 2)) {
+			rs.flags |= RDMA_ADDRINFO_RESOLVE_RESULTS;
+			rs.result_count = pick(r, 6) ? pick(r, 5) : rnd(r);
+			rs.context = out_ptr(r, res, rs.result_count <= 4 ?
+					     rs.result_count * sizeof(res[0]) :
+					     sizeof(res));
+			if (rs.result_count > 4 &&
+			    rs.context == (uintptr_t)res)
+				rs.result_count = 4;
+		}
 	}
 	if (!pick(r, 20))
 		arg = pick(r, 2) ? (void *)readonly : (void *)unmapped;

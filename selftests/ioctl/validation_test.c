@@ -171,7 +171,8 @@ TEST_F(val, get_info_reports_this_abi)
 	EXPECT_EQ(RDMA_ADDRINFO_NAME_MAX, info.max_name_len);
 	EXPECT_EQ(RDMA_ADDRINFO_SERVICE_MAX, info.max_service_len);
 	EXPECT_EQ(all_rai, info.ai_flags_supported & all_rai);
-	EXPECT_EQ(RDMA_ADDRINFO_RESOLVE_SYNC, info.resolve_flags_supported);
+	EXPECT_EQ(RDMA_ADDRINFO_RESOLVE_SYNC | RDMA_ADDRINFO_RESOLVE_RESULTS,
+		  info.resolve_flags_supported);
 	EXPECT_EQ(RDMA_ADDRINFO_FEATURE_NUMERIC | RDMA_ADDRINFO_FEATURE_DNS,
 		  info.features & (RDMA_ADDRINFO_FEATURE_NUMERIC |
 				   RDMA_ADDRINFO_FEATURE_DNS));
@@ -215,9 +216,23 @@ TEST_F(val, resolve_bad_service_pointer_efault)
 	RESOLVE_REJECTED(-EFAULT, r.service = (uintptr_t)self->bad);
 }
 
-TEST_F(val, resolve_reserved_nonzero_einval)
+TEST_F(val, resolve_result_count_without_results_flag_einval)
 {
-	RESOLVE_REJECTED(-EINVAL, r.reserved = 1);
+	RESOLVE_REJECTED(-EINVAL, r.result_count = 1);
+}
+
+TEST_F(val, resolve_results_flag_without_sync_einval)
+{
+	RESOLVE_REJECTED(-EINVAL, r.flags = RDMA_ADDRINFO_RESOLVE_RESULTS;
+			 r.result_count = 1; r.context = (uintptr_t)self->page);
+}
+
+/* The array cannot be written: -EFAULT, and no request is left. */
+TEST_F(val, resolve_results_unwritable_array_efault_leaves_nothing)
+{
+	RESOLVE_REJECTED(-EFAULT, r.flags = RDMA_ADDRINFO_RESOLVE_SYNC |
+					    RDMA_ADDRINFO_RESOLVE_RESULTS;
+			 r.result_count = 1; r.context = (uintptr_t)self->bad);
 }
 
 /* The argument is readable but not writable: the handle cannot go back. */

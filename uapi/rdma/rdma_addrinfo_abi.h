@@ -138,6 +138,12 @@
 
 /* Request flags (resolve.flags). */
 #define RDMA_ADDRINFO_RESOLVE_SYNC	0x00000001 /* wait for completion */
+/*
+ * With RESOLVE_SYNC: copy the results out and destroy the request, all in
+ * the one call (see struct rdma_addrinfo_resolve).  Modules that predate it
+ * reject it with -EINVAL and do not list it in info.resolve_flags_supported.
+ */
+#define RDMA_ADDRINFO_RESOLVE_RESULTS	0x00000002
 
 /* Features (info.features). */
 #define RDMA_ADDRINFO_FEATURE_NUMERIC	0x00000001
@@ -218,7 +224,10 @@ struct rdma_addrinfo_info {
  *	decimal port, digits only, at most 65535, else -EINVAL (service
  *	names are mapped by the library).  SA: a
  *	service ID (decimal or 0x-hex) or a service name.
- * @context: in, opaque, echoed in the request's event
+ * @context: in, opaque, echoed in the request's event; with
+ *	RESOLVE_RESULTS: user pointer to an array of @result_count struct
+ *	rdma_addrinfo_result (info.result_size bytes each), which receives
+ *	the first min(@num_results, @result_count) results
  * @node_len: in, 1..RDMA_ADDRINFO_NAME_MAX when @node is set, else 0; the
  *	bytes must not contain NUL.  A name that is no numeric literal must
  *	not contain ':', ';', ',', white space or control bytes (-EINVAL)
@@ -245,7 +254,9 @@ struct rdma_addrinfo_info {
  * @handle: out, the new request's handle
  * @status: out, with RESOLVE_SYNC: the completion status (0 or -errno)
  * @num_results: out, with RESOLVE_SYNC: number of results
- * @reserved: zero
+ * @result_count: in, with RESOLVE_RESULTS: entries the array at @context
+ *	holds (0: none copied, @status and @num_results still reported);
+ *	otherwise zero
  *
  * With RAI_SA the node must be absent (-EINVAL) and a service is required.
  * Neither node nor service nor RAI_PASSIVE: -EINVAL (EAI_NONAME).
@@ -254,6 +265,13 @@ struct rdma_addrinfo_info {
  * RAI_NUMERICHOST with a node that is no literal completes with -ENXIO.
  * With RESOLVE_SYNC, -ENOENT if another thread destroyed the handle
  * during the wait.
+ *
+ * RESOLVE_RESULTS (only with RESOLVE_SYNC, else -EINVAL) makes a
+ * synchronous lookup one call: once the request is complete its results
+ * are copied to @context and the request is destroyed; @handle is 0 on
+ * return and no handle remains, whatever the outcome (-EFAULT when the
+ * array cannot be written).  When @num_results exceeds @result_count the
+ * rest is lost: size the array by info.max_results.
  */
 struct rdma_addrinfo_resolve {
 	__aligned_u64 node;
@@ -273,7 +291,7 @@ struct rdma_addrinfo_resolve {
 	__u32 handle;
 	__s32 status;
 	__u32 num_results;
-	__u32 reserved;
+	__u32 result_count;
 };
 
 /**

@@ -60,21 +60,42 @@ int rai_user_space(int err)
 	       !rai_module_required();
 }
 
+/* What GET_INFO said of the one-call synchronous RESOLVE (0: absent). */
+static unsigned int rai_results_max;
+
+/**
+ * rai_sync_results_max - results the one-call synchronous RESOLVE can
+ * return (RDMA_ADDRINFO_RESOLVE_RESULTS, sized by info.max_results)
+ *
+ * Return: 0 when the module does not offer it (or no fd was opened yet).
+ */
+unsigned int rai_sync_results_max(void)
+{
+	return __atomic_load_n(&rai_results_max, __ATOMIC_RELAXED);
+}
+
 /* The module must speak our ABI; else the fd is closed (EPROTONOSUPPORT). */
 static int rai_check_abi(int fd)
 {
 	struct rdma_addrinfo_info info;
+	unsigned int max = 0;
 	char why[64];
 
 	memset(&info, 0, sizeof(info));
-	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info))
+	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info)) {
 		snprintf(why, sizeof(why), "GET_INFO: %s: module too old",
 			 strerror(errno));
-	else if (info.abi_version == RDMA_ADDRINFO_ABI_VERSION)
+	} else if (info.abi_version == RDMA_ADDRINFO_ABI_VERSION) {
+		if ((info.resolve_flags_supported &
+		     RDMA_ADDRINFO_RESOLVE_RESULTS) &&
+		    info.result_size == sizeof(struct rdma_addrinfo_result))
+			max = info.max_results;
+		__atomic_store_n(&rai_results_max, max, __ATOMIC_RELAXED);
 		return fd;
-	else
+	} else {
 		snprintf(why, sizeof(why), "module ABI %u, library ABI %u",
 			 info.abi_version, RDMA_ADDRINFO_ABI_VERSION);
+	}
 	rai_report_no_module(why);
 	close(fd);
 	errno = EPROTONOSUPPORT;

@@ -10,5 +10,6 @@ int rai_user_space(int err);
 int rai_fetch_results(int fd, __u32 handle,
 		      struct rdma_addrinfo_result **results, unsigned int *n);
 void rai_destroy_request(int fd, __u32 handle);
+unsigned int rai_sync_results_max(void);
 
 #endif /* _RAI_DEVICE_H */

@@ -125,7 +125,7 @@ TEST(request_carries_node_bytes_and_length)
 	ASSERT_EQ(0, req.cmd.service);
 	ASSERT_EQ(0, req.cmd.service_len);
 	ASSERT_EQ(0, req.cmd.ai_flags);
-	ASSERT_EQ(0, req.cmd.reserved);
+	ASSERT_EQ(0, req.cmd.result_count);
 }
 
 TEST(node_longer_than_255_bytes_is_eai_noname)
