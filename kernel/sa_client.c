@@ -795,23 +795,42 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 /* ---- starting and cancelling ------------------------------------------ */
 
 /*
- * The port @port_num of the device named @name (under rai_sa_rwsem).  A
- * rename frees the old name: names are compared by the RDMA core, under
- * its own lock, never through dev_name() here.
+ * The device named @name, referenced, or NULL; looked up before
+ * rai_sa_rwsem is taken.  The RDMA core compares names under its
+ * devices_rwsem, which ib_register_device() holds while it calls
+ * rai_sa_add_one(), which takes rai_sa_rwsem: looked up under
+ * rai_sa_rwsem, the two would nest both ways (lockdep, debug kernel).
  */
-static struct rai_sa_port *rai_sa_find_port(struct net *net, const char *name,
-					    u32 port_num)
+static struct ib_device *rai_sa_device_get(const char *name)
+{
+	return rai_ib_device_get_by_name(name);
+}
+
+static void rai_sa_device_put(struct ib_device *ibdev)
+{
+	if (ibdev)
+		ib_device_put(ibdev);
+}
+
+/*
+ * The port @port_num of @ibdev, from rai_sa_device_get(@name) (under
+ * rai_sa_rwsem).  A rename frees the old name: names are compared by the
+ * RDMA core, never through dev_name() here.
+ */
+static struct rai_sa_port *rai_sa_find_port(struct net *net,
+					    struct ib_device *ibdev,
+					    const char *name, u32 port_num)
 {
 	struct rai_sa_port *port = ERR_PTR(-ENODEV);
-	struct ib_device *ibdev;
+	struct ib_device *found = NULL;
 	struct rai_sa_dev *dev;
 
-	ibdev = rai_ib_device_get_by_name(name);
 #ifdef RAI_IB_DEVICE_NAME_IN_PLACE
 	list_for_each_entry(dev, &rai_sa_devs, node)
 		if (!strncmp(dev->ibdev->name, name, IB_DEVICE_NAME_MAX) &&
 		    ib_device_try_get(dev->ibdev)) {
-			ibdev = dev->ibdev;
+			found = dev->ibdev;
+			ibdev = found;
 			break;
 		}
 #endif
@@ -829,7 +848,7 @@ static struct rai_sa_port *rai_sa_find_port(struct net *net, const char *name,
 			port = ERR_PTR(-EHOSTUNREACH);
 		break;
 	}
-	ib_device_put(ibdev);
+	rai_sa_device_put(found);
 	return port;
 }
 
@@ -916,9 +935,10 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	return send_buf;
 }
 
-static int rai_sa_start(struct rai_sa_query *q, struct net *net,
-			const char *name, u32 port_num, struct rai_sa_req *req,
-			bool default_sgid)
+static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
+			   struct ib_device *ibdev, const char *name,
+			   u32 port_num, struct rai_sa_req *req,
+			   bool default_sgid)
 {
 	struct ib_mad_send_buf *send_buf;
 	struct rai_sa_result *res = NULL;
@@ -930,7 +950,7 @@ static int rai_sa_start(struct rai_sa_query *q, struct net *net,
 	u32 gen;
 
 	down_read(&rai_sa_rwsem);
-	port = rai_sa_find_port(net, name, port_num);
+	port = rai_sa_find_port(net, ibdev, name, port_num);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
 		goto err;
@@ -1051,6 +1071,19 @@ err:
 	return rai_sa_start_failed(q, ret);
 }
 
+static int rai_sa_start(struct rai_sa_query *q, struct net *net,
+			const char *name, u32 port_num, struct rai_sa_req *req,
+			bool default_sgid)
+{
+	struct ib_device *ibdev = rai_sa_device_get(name);
+	int ret;
+
+	ret = rai_sa_start_on(q, net, ibdev, name, port_num, req,
+			      default_sgid);
+	rai_sa_device_put(ibdev);
+	return ret;
+}
+
 struct rai_sa_query *rai_sa_query_alloc(rai_sa_done_fn done, void *ctx,
 					gfp_t gfp)
 {
@@ -1147,13 +1180,14 @@ struct rai_sa_query *rai_sa_query_path(struct net *net,
 int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
 		     u8 *gid)
 {
+	struct ib_device *ibdev = rai_sa_device_get(ibdev_name);
 	struct rai_sa_port *port;
 	struct rai_sa_ah *ah;
 	u32 gen;
 	int ret = 0;
 
 	down_read(&rai_sa_rwsem);
-	port = rai_sa_find_port(net, ibdev_name, port_num);
+	port = rai_sa_find_port(net, ibdev, ibdev_name, port_num);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
 		goto out;
@@ -1167,6 +1201,7 @@ int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
 	rai_sa_ah_put(ah);
 out:
 	up_read(&rai_sa_rwsem);
+	rai_sa_device_put(ibdev);
 	return ret;
 }
 
