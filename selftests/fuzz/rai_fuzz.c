@@ -573,6 +573,12 @@ static void wake_readers(void)
 	usleep(100000);
 }
 
+/* SIGUSR1 interrupts a worker's wait (no SA_RESTART): it sees stop. */
+static void on_wake_signal(int sig)
+{
+	(void)sig;
+}
+
 static long requests_live(void)
 {
 	FILE *f = fopen("/sys/kernel/debug/rdma_addrinfo/stats", "r");
@@ -604,6 +610,8 @@ int main(int argc, char **argv)
 	fail_injection = getenv("RAI_FUZZ_FAIL") &&
 			 !strcmp(getenv("RAI_FUZZ_FAIL"), "1");
 	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_wake_signal },
+		  NULL);
 	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
 	readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -633,9 +641,16 @@ int main(int argc, char **argv)
 		}
 	sleep(seconds);
 	atomic_store(&stop, 1);
+	/*
+	 * A worker may wait for an event that never comes (the user's
+	 * request cap reached, so wake_readers() cannot queue one): the
+	 * signal ends its wait with EINTR.
+	 */
 	for (i = 0; i < threads; i++)
-		while (pthread_tryjoin_np(tid[i], NULL))
+		while (pthread_tryjoin_np(tid[i], NULL)) {
 			wake_readers();
+			pthread_kill(tid[i], SIGUSR1);
+		}
 	for (i = 0; i < NFILES; i++)
 		close(atomic_load(&files[i]));
 
