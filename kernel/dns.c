@@ -15,6 +15,17 @@
  * root's key quota: the module bounds those it leaves behind (see "the
  * module's dns_resolver keys" below).
  *
+ * Batches: when a user's request gets a slot while more of that user's
+ * requests wait for one, the names of up to dns_batch_names of them go to
+ * our helper in one upcall (kernel/dns_batch.c has the format), resolved
+ * there in parallel; requests for the same name share one answer.  A batch
+ * holds one slot, and only one user's names: a slow name delays no other
+ * user.  Its key is read once and invalidated, and each name's answer is
+ * kept in the module's cache for the TTL the helper read from DNS.  If
+ * the helper does not answer a batch (it is older, or key.dns_resolver
+ * got the key), every name is asked for on its own, and batches stay off
+ * for RAI_DNS_BATCH_BACKOFF_S (or until dns_batch_names is written).
+ *
  * A request that has not been answered dns_timeout_ms after RESOLVE
  * completes with -ETIMEDOUT, whether it waited for a slot or for the
  * resolver; an upcall itself cannot be interrupted and its late answer is
@@ -88,6 +99,7 @@
 #include <linux/spinlock.h>
 #include <linux/nsproxy.h>
 #include <linux/path.h>
+#include <linux/random.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -100,6 +112,7 @@
 #include <net/net_namespace.h>
 
 #include "backend.h"
+#include "dns_batch.h"
 #include "dns_cache.h"
 #include "main.h"
 #include "numeric.h"
@@ -206,14 +219,13 @@ static bool rai_dns_helper_answered(int ret)
 	}
 }
 
-/* dns_query() of the key "type:node" (type set) or "node", short or not. */
-static int rai_dns_query_type(struct rai_request *req, const char *type,
+/* dns_query() of the key "type:name" (type set) or "name", short or not. */
+static int rai_dns_query_type(struct net *net, const char *type,
+			      const char *name, size_t len,
 			      const char *options, char **list,
 			      time64_t *expiry, bool invalidate)
 {
 	char desc[sizeof(RAI_DNS_HELPER_TYPE) + RAI_DNS_NAME_MIN];
-	const char *name = req->node;
-	size_t len = req->node_len;
 	int tries, ret = -EKEYEXPIRED;
 
 	/* The same description, passed whole as a name long enough. */
@@ -228,8 +240,8 @@ static int rai_dns_query_type(struct rai_request *req, const char *type,
 	 * dns_query() checking it; asking again makes a fresh upcall.
 	 */
 	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
-		ret = dns_query(req->file->net, type, name, len, options, list,
-				expiry, invalidate);
+		ret = dns_query(net, type, name, len, options, list, expiry,
+				invalidate);
 		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
 			break;
 	}
@@ -247,8 +259,9 @@ static int rai_dns_query(struct rai_request *req, char **list,
 
 	*origin = RDMA_ADDRINFO_ORIGIN_DNS;
 	if (READ_ONCE(rai_dns_helper)) {
-		ret = rai_dns_query_type(req, RAI_DNS_HELPER_TYPE, "list", list,
-					 expiry, invalidate);
+		ret = rai_dns_query_type(req->file->net, RAI_DNS_HELPER_TYPE,
+					 req->node, req->node_len, "list",
+					 list, expiry, invalidate);
 		if (ret >= 0 || rai_dns_helper_answered(ret))
 			return ret;
 		rai_stat_inc(RAI_STAT_DNS_FALLBACKS);
@@ -258,9 +271,11 @@ static int rai_dns_query(struct rai_request *req, char **list,
 	*origin = RDMA_ADDRINFO_ORIGIN_DNS_SINGLE;
 	rai_stat_inc(RAI_STAT_DNS_SINGLE);
 	pr_notice_once("rdma-addrinfo-dns-helper not used: DNS names resolve to one IPv4 address each, as for NFS and CIFS (the dns_resolver keys are shared)\n");
-	return rai_dns_query_type(req, req->node_len < RAI_DNS_NAME_MIN ?
-				  RAI_DNS_SHORT_TYPE : NULL, NULL, list,
-				  expiry, invalidate);
+	return rai_dns_query_type(req->file->net,
+				  req->node_len < RAI_DNS_NAME_MIN ?
+				  RAI_DNS_SHORT_TYPE : NULL, req->node,
+				  req->node_len, NULL, list, expiry,
+				  invalidate);
 }
 
 /* ---- upcall slots: round-robin between users ---------------------------- */
@@ -546,7 +561,8 @@ static bool rai_dns_answer_cached(struct rai_request *req, bool first)
 }
 
 /* Keep what the upcall answered: addresses, or that there are none. */
-static void rai_dns_remember(struct rai_request *req, bool helper, int ret,
+static void rai_dns_remember(const struct net *net, bool helper,
+			     const char *name, u32 len, int ret,
 			     const char *list, u32 origin, time64_t expiry)
 {
 	struct rai_dns_answer answer = {
@@ -561,38 +577,27 @@ static void rai_dns_remember(struct rai_request *req, bool helper, int ret,
 				rai_dns_negative_ttl();
 	else if (ret < 0 || !expiry)
 		return;		/* temporary, or a key without a lifetime */
-	rai_dns_cache_store(req->file->net, helper, req->node, req->node_len,
-			    &answer);
+	rai_dns_cache_store(net, helper, name, len, &answer);
 }
 
-static void rai_dns_work(struct work_struct *work)
+/*
+ * One name, one upcall: @answer for @req->node (@answer->list allocated in
+ * *@list).
+ */
+static void rai_dns_ask_one(struct rai_request *req, bool helper,
+			    struct rai_dns_answer *answer, char **list)
 {
-	struct rai_request *req = container_of(work, struct rai_request, work);
-	bool helper = READ_ONCE(rai_dns_helper);
-	struct rai_dns_answer answer = {};
 	bool invalidate = false;
 	struct rai_dns_key *key;
 	time64_t expiry = 0;
-	char *list = NULL;
 	u32 origin = 0;
 	u64 t0;
 	int ret;
 
-	/* Destroyed, or timed out, while waiting for the slot. */
-	if (READ_ONCE(req->state) != RAI_REQ_PENDING) {
-		rai_dns_slot_release(req);
-		goto out;
-	}
-	/* Answered while this request waited for its slot. */
-	if (rai_dns_answer_cached(req, false)) {
-		rai_dns_slot_release(req);
-		goto out;
-	}
 	key = rai_dns_key_charge(req, &invalidate);
 	if (IS_ERR(key)) {
-		rai_dns_slot_release(req);
-		answer.status = PTR_ERR(key);
-		goto complete;
+		answer->status = PTR_ERR(key);
+		return;
 	}
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);
@@ -603,14 +608,13 @@ static void rai_dns_work(struct work_struct *work)
 	 * The module going away means every file is closed: skip it.
 	 */
 	if (try_module_get(THIS_MODULE)) {
-		ret = rai_dns_query(req, &list, &expiry, &origin, invalidate);
+		ret = rai_dns_query(req, list, &expiry, &origin, invalidate);
 		module_put(THIS_MODULE);
 	} else {
 		ret = -ESHUTDOWN;
 	}
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
-	rai_dns_slot_release(req);
 	rai_dns_key_settle(key, ret, expiry, invalidate);
 
 	if (ret < 0) {
@@ -618,18 +622,233 @@ static void rai_dns_work(struct work_struct *work)
 		pr_debug("dns_query(%s): %d\n", req->node, ret);
 		ret = rai_dns_status(ret);
 	}
-	rai_dns_remember(req, helper, ret, list, origin, expiry);
-	answer.status = ret < 0 ? ret : 0;
-	answer.list = list;
-	answer.origin = origin;
-	answer.expiry = expiry;
-complete:
-	rai_dns_complete(req, &answer);
-	kfree(list);
-out:
+	rai_dns_remember(req->file->net, helper, req->node, req->node_len,
+			 ret, *list, origin, expiry);
+	answer->status = ret < 0 ? ret : 0;
+	answer->list = *list;
+	answer->origin = origin;
+	answer->expiry = expiry;
+}
+
+/* ---- batches: the names of a user's waiting requests in one upcall ---- */
+
+static unsigned int rai_dns_batch_names = 32;
+
+static time64_t rai_dns_batch_off_until;
+
+/* Writing it also ends a back-off (RAI_DNS_BATCH_BACKOFF_S). */
+static int rai_dns_batch_names_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	int ret = param_set_uint_minmax(val, kp, 1, RAI_DNS_BATCH_MAX);
+
+	if (!ret)
+		WRITE_ONCE(rai_dns_batch_off_until, 0);
+	return ret;
+}
+
+static const struct kernel_param_ops rai_dns_batch_names_ops = {
+	.set = rai_dns_batch_names_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(dns_batch_names, &rai_dns_batch_names_ops,
+		&rai_dns_batch_names, 0644);
+MODULE_PARM_DESC(dns_batch_names,
+		 "Names of one user's waiting DNS requests asked for in one upcall, at most (1: one name per upcall; default 32, at most 64)");
+
+/* A helper that did not answer a batch is not asked for one for a while. */
+#define RAI_DNS_BATCH_BACKOFF_S	60
+
+static atomic64_t rai_dns_batch_seq;
+static u32 rai_dns_batch_boot;
+
+/*
+ * @req, which holds a slot, and the requests of its user waiting for one
+ * in the same network namespace, oldest first, up to dns_batch_names: they
+ * leave the wait with their slot queue's reference.  NULL when there are
+ * none (or batches are off).
+ */
+static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
+{
+	unsigned int max = READ_ONCE(rai_dns_batch_names);
+	struct rai_user *user = req->user;
+	struct rai_dns_batch *batch;
+	struct rai_request *r, *tmp;
+
+	if (max < 2 || !READ_ONCE(rai_dns_helper) ||
+	    ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until))
+		return NULL;
+	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return NULL;
+	rai_dns_batch_add(batch, req);
+	spin_lock(&rai_dns_slot_lock);
+	list_for_each_entry_safe(r, tmp, &user->dns_waiting, slot_entry) {
+		if (batch->nr_reqs == max)
+			break;
+		if (r->file->net != req->file->net)
+			continue;
+		list_del_init(&r->slot_entry);
+		rai_dns_batch_add(batch, r);
+	}
+	if (list_empty(&user->dns_waiting))
+		list_del_init(&user->dns_turn);
+	spin_unlock(&rai_dns_slot_lock);
+	if (batch->nr_reqs == 1) {
+		kfree(batch);
+		return NULL;
+	}
+	return batch;
+}
+
+/*
+ * The batch could not be asked for: its other requests wait again, at the
+ * head of their user's queue, each for a slot of its own.
+ */
+static void rai_dns_batch_requeue(struct rai_dns_batch *batch)
+{
+	struct rai_user *user = batch->reqs[0]->user;
+	unsigned int i;
+
+	spin_lock(&rai_dns_slot_lock);
+	for (i = batch->nr_reqs - 1; i > 0; i--)
+		list_add(&batch->reqs[i]->slot_entry, &user->dns_waiting);
+	if (list_empty(&user->dns_turn))
+		list_add_tail(&user->dns_turn, &rai_dns_turns);
+	spin_unlock(&rai_dns_slot_lock);
+	batch->nr_reqs = 1;
+	batch->nr_names = 1;
+}
+
+/*
+ * Ask our helper for every name of @batch in one upcall, on behalf of
+ * @req (its first request, holding the slot).  The answers point into
+ * *@payload.  A helper that does not answer batches turns them off for
+ * RAI_DNS_BATCH_BACKOFF_S.
+ */
+static int rai_dns_ask_batch(struct rai_request *req,
+			     struct rai_dns_batch *batch, char **payload)
+{
+	time64_t expiry = 0, now;
+	unsigned int i;
+	char desc[32];
+	char *callout;
+	int len, ret;
+	u64 t0;
+
+	callout = rai_dns_batch_callout(batch);
+	if (!callout)
+		return -ENOMEM;
+	len = snprintf(desc, sizeof(desc), "@%08x-%llx", rai_dns_batch_boot,
+		       (unsigned long long)atomic64_inc_return(&rai_dns_batch_seq));
+	atomic_inc(&rai_upcalls_active);
+	rai_stat_inc(RAI_STAT_DNS_QUERIES);
+	t0 = ktime_get_ns();
+	if (try_module_get(THIS_MODULE)) {
+		/* Read once: invalidated, nothing is left in the keyring. */
+		ret = rai_dns_query_type(req->file->net, RAI_DNS_HELPER_TYPE,
+					 desc, len, callout, payload, &expiry,
+					 true);
+		module_put(THIS_MODULE);
+	} else {
+		ret = -ESHUTDOWN;
+	}
+	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
+	atomic_dec(&rai_upcalls_active);
+	kfree(callout);
+
+	now = ktime_get_real_seconds();
+	if (ret >= 0)
+		ret = rai_dns_batch_parse(batch, *payload, now);
+	if (ret < 0) {
+		rai_stat_inc(RAI_STAT_DNS_BATCH_REFUSED);
+		if (ret != -ENOMEM && ret != -ESHUTDOWN) {
+			WRITE_ONCE(rai_dns_batch_off_until,
+				   now + RAI_DNS_BATCH_BACKOFF_S);
+			pr_notice_ratelimited("DNS helper did not answer a batch of names (%d): one name per upcall for %d s\n",
+					      ret, RAI_DNS_BATCH_BACKOFF_S);
+		}
+		return ret;
+	}
+	rai_stat_inc(RAI_STAT_DNS_BATCHES);
+	for (i = 0; i < batch->nr_names; i++) {
+		struct rai_dns_batch_name *bn = &batch->names[i];
+		int status = bn->answer.status;
+
+		rai_stat_inc(RAI_STAT_DNS_BATCH_NAMES);
+		if (status) {
+			rai_stat_inc(RAI_STAT_DNS_FAILURES);
+			if (!rai_dns_helper_answered(status))
+				bn->answer.status = -EAGAIN;
+		}
+		rai_dns_remember(req->file->net, true, bn->name, bn->len,
+				 bn->answer.status, bn->answer.list,
+				 bn->answer.origin, bn->answer.expiry);
+	}
+	return 0;
+}
+
+/* ---- requests, continued -------------------------------------------------- */
+
+/*
+ * The end of a request the slot queue handed over: completed with
+ * @answer if it is still pending, its timer and the queue's reference
+ * dropped.
+ */
+static void rai_dns_finish(struct rai_request *req,
+			   const struct rai_dns_answer *answer)
+{
+	if (answer && READ_ONCE(req->state) == RAI_REQ_PENDING)
+		rai_dns_complete(req, answer);
 	if (cancel_delayed_work(&req->timeout))
 		rai_request_put(req);
 	rai_request_put(req);
+}
+
+static void rai_dns_work(struct work_struct *work)
+{
+	struct rai_request *req = container_of(work, struct rai_request, work);
+	bool helper = READ_ONCE(rai_dns_helper);
+	struct rai_dns_answer answer = {};
+	struct rai_dns_batch *batch;
+	char *list = NULL;
+	unsigned int i;
+
+	/* Destroyed, or timed out, while waiting for the slot. */
+	if (READ_ONCE(req->state) != RAI_REQ_PENDING) {
+		rai_dns_slot_release(req);
+		rai_dns_finish(req, NULL);
+		return;
+	}
+	/* Answered while this request waited for its slot. */
+	if (rai_dns_answer_cached(req, false)) {
+		rai_dns_slot_release(req);
+		rai_dns_finish(req, NULL);
+		return;
+	}
+	batch = rai_dns_batch_collect(req);
+	if (batch && batch->nr_names > 1) {
+		if (!rai_dns_ask_batch(req, batch, &list)) {
+			rai_dns_slot_release(req);
+			for (i = 0; i < batch->nr_reqs; i++)
+				rai_dns_finish(batch->reqs[i],
+					       &batch->names[batch->name_of[i]].answer);
+			goto out;
+		}
+		rai_dns_batch_requeue(batch);
+		kfree(list);
+		list = NULL;
+	}
+	rai_dns_ask_one(req, helper, &answer, &list);
+	rai_dns_slot_release(req);
+	/* The slot holder, and those asking for the same name. */
+	rai_dns_finish(req, &answer);
+	for (i = 1; batch && i < batch->nr_reqs; i++)
+		rai_dns_finish(batch->reqs[i], &answer);
+out:
+	kfree(batch);
+	kfree(list);
 }
 
 static void rai_dns_timeout(struct work_struct *work)
@@ -795,6 +1014,7 @@ const struct rai_backend_ops rai_dns_ops = {
 int rai_dns_init(void)
 {
 	rai_dns_key_next_expiry = TIME64_MAX;
+	rai_dns_batch_boot = get_random_u32();
 	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND, rai_max_upcalls);
 	if (!rai_dns_wq)
 		return -ENOMEM;

@@ -36,6 +36,9 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_CACHE_HITS] = "dns_cache_hits",
 	[RAI_STAT_DNS_CACHE_MISSES] = "dns_cache_misses",
 	[RAI_STAT_DNS_CACHE_EVICTED] = "dns_cache_evicted",
+	[RAI_STAT_DNS_BATCHES] = "dns_batches",
+	[RAI_STAT_DNS_BATCH_NAMES] = "dns_batch_names",
+	[RAI_STAT_DNS_BATCH_REFUSED] = "dns_batch_refused",
 };
 
 static struct dentry *rai_debugfs_dir;

@@ -28,6 +28,9 @@ enum rai_stat {
 	RAI_STAT_DNS_CACHE_HITS,	/* DNS requests answered by the cache */
 	RAI_STAT_DNS_CACHE_MISSES,	/* ... that the cache could not answer */
 	RAI_STAT_DNS_CACHE_EVICTED,	/* answers dropped for the bounds */
+	RAI_STAT_DNS_BATCHES,		/* upcalls that carried several names */
+	RAI_STAT_DNS_BATCH_NAMES,	/* ... the names they carried */
+	RAI_STAT_DNS_BATCH_REFUSED,	/* ... not answered as a batch */
 	RAI_STAT_MAX
 };
 

@@ -250,7 +250,17 @@ TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 90)
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 20000))
 			TH_LOG("only %d of 3 completed", i);
-	EXPECT_EQ(c0 + 3, rai_upcall_count());
+	/*
+	 * Where batches are on, names that waited share one upcall: the
+	 * first one's too if all three waited before it started.
+	 */
+	if (rai_dns_helper_active() &&
+	    !rai_param_get("dns_batch_names", name, sizeof(name)) &&
+	    atoi(name) > 1) {
+		EXPECT_GE(c0 + 2, rai_upcall_count());
+	} else {
+		EXPECT_EQ(c0 + 3, rai_upcall_count());
+	}
 }
 
 TEST_HARNESS_MAIN

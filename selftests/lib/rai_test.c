@@ -678,8 +678,17 @@ int rai_upcall_counter_install(void)
 		"done\n"
 		"# Names containing the text of the name-hold file wait, without\n"
 		"# polling, while the test holds its lock (rai_upcall_hold_names).\n"
+		"# A batch's names are in the callout information, which the\n"
+		"# authorisation key in our session keyring holds.\n"
 		"if read -r pat < " UPCALL_NAME_HOLD " 2>/dev/null && [ -n \"$pat\" ]; then\n"
-		"	case \"$(keyctl rdescribe \"$2\" 2>/dev/null)\" in\n"
+		"	names=$(keyctl rdescribe \"$2\" 2>/dev/null)\n"
+		"	case \"$names\" in\n"
+		"	*';rai:@'*) for a in $(keyctl show @s 2>/dev/null |\n"
+		"			awk '/request_key_auth/ { print $1 }'); do\n"
+		"		names=\"$names $(keyctl pipe \"$a\" 2>/dev/null)\"\n"
+		"	done ;;\n"
+		"	esac\n"
+		"	case \"$names\" in\n"
 		"	*\"$pat\"*) flock -s " UPCALL_NAME_HOLD " true ;;\n"
 		"	esac\n"
 		"fi\n"
@@ -782,6 +791,20 @@ int rai_upcall_wait_count(long target, int timeout_ms)
 	return 0;
 }
 
+bool rai_dns_helper_active(void)
+{
+	char line[8] = "";
+	FILE *f;
+
+	f = fopen("/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper", "re");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	return line[0] == 'Y' && !access(RK_D_CONF, F_OK);
+}
+
 bool rai_dns_helper_ambiguous(char *version, size_t size)
 {
 	char line[256] = "", *p;
@@ -789,13 +812,7 @@ bool rai_dns_helper_ambiguous(char *version, size_t size)
 	FILE *f;
 
 	/* Our own helper answers the module's keys: every status distinct. */
-	f = fopen("/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper", "re");
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		fclose(f);
-	}
-	if (line[0] == 'Y' && !access(RK_D_CONF, F_OK)) {
+	if (rai_dns_helper_active()) {
 		if (version)
 			snprintf(version, size, "rdma-addrinfo-dns-helper");
 		return false;
@@ -842,6 +859,39 @@ long long rai_stat(const char *name)
 			found = v;
 	fclose(f);
 	return found;
+}
+
+int rai_param_get(const char *name, char *buf, size_t size)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s",
+		 RAI_MODULE_NAME, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, size, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf[0] ? 0 : -EIO;
+}
+
+int rai_param_set(const char *name, const char *value)
+{
+	char path[256];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s",
+		 RAI_MODULE_NAME, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
 }
 
 const char *rai_env(const char *name, const char *dflt)

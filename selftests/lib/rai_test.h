@@ -220,6 +220,8 @@ int rai_upcall_wait_count(long target, int timeout_ms);
  * version text if non-NULL.
  */
 bool rai_dns_helper_ambiguous(char *version, size_t size);
+/* Does the module ask our own helper (dns_helper=Y, request-key.d entry)? */
+bool rai_dns_helper_active(void);
 
 /* A name under the test zone that exists nowhere and was never asked. */
 const char *rai_unique_name(char *buf, size_t size, const char *tag);
@@ -237,6 +239,10 @@ void rai_hosts_remove(const char *line);
 /* Environment variable or a default. */
 /* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
 long long rai_stat(const char *name);
+/* A module parameter's value, newline cut: 0 or -errno. */
+int rai_param_get(const char *name, char *buf, size_t size);
+/* Write a module parameter as `echo` would: 0 or -errno of the write. */
+int rai_param_set(const char *name, const char *value);
 
 const char *rai_env(const char *name, const char *dflt);
 /* Milliseconds of CLOCK_MONOTONIC. */

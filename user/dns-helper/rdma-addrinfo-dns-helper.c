@@ -21,6 +21,21 @@
  * (key.dns_resolver's "list" format, which the module parses).  Names come
  * from getaddrinfo(), so /etc/hosts and nsswitch.conf apply as they do for
  * key.dns_resolver; the DNS status of a failed name comes from res_search().
+ * The key lives as long as the DNS records say (the smallest TTL of the
+ * A, or else AAAA, answer), at least 1 s; a name that DNS does not know
+ * (/etc/hosts) lives default_ttl.  default_ttl set in key.dns_resolver.conf
+ * also caps the records' TTL.
+ *
+ * Batches: the module asks for the names waiting together in one upcall, a
+ * key "rai:@ID" whose callout information is "rai-batch NAME NAME ...".
+ * The names are resolved in parallel, one thread each, and the key is
+ * instantiated with one line per name after the line "rai-batch":
+ *
+ *   NAME ERRNO TTL LIST
+ *
+ * ERRNO is 0 or one of the errors above, TTL in seconds, LIST the addresses
+ * ("a,b,c") or "-".  A name not answered within BATCH_DEADLINE_S is given
+ * as EAGAIN.  The module reads the key once and invalidates it.
  *
  * Usage (request-key.conf line):
  *   create dns_resolver rai:* * /usr/sbin/rdma-addrinfo-dns-helper %k
@@ -30,15 +45,18 @@
 #include <linux/keyctl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <resolv.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DESC_PREFIX		"rai:"
@@ -50,6 +68,14 @@
 /* key.dns_resolver's configuration; its default_ttl is honoured here too. */
 #define KEYUTILS_CONF		"/etc/keyutils/key.dns_resolver.conf"
 #define PAYLOAD_MAX		4096
+/* Batches: the module's limit, the addresses of one name, the wait. */
+#define BATCH_NAMES_MAX		64
+#define BATCH_LIST_MAX		2048
+#define BATCH_DEADLINE_S	10
+#define BATCH_MAGIC		"rai-batch"
+#define BATCH_PREFIX		"@"
+/* A name's line: name, errno, ttl, list, three spaces and the newline. */
+#define BATCH_LINE_MAX		(NS_MAXDNAME + 32 + BATCH_LIST_MAX)
 
 static int verbose;
 
@@ -75,10 +101,10 @@ static long keyctl4(int op, unsigned long a, unsigned long b, unsigned long c,
 	return syscall(SYS_keyctl, op, a, b, c, d);
 }
 
-/* default_ttl from key.dns_resolver.conf, or DEFAULT_TTL_S. */
-static unsigned int positive_ttl(void)
+/* default_ttl from key.dns_resolver.conf, or 0 if it sets none. */
+static unsigned int configured_ttl(void)
 {
-	unsigned int ttl = DEFAULT_TTL_S, v;
+	unsigned int ttl = 0, v;
 	char line[256];
 	FILE *f = fopen(KEYUTILS_CONF, "re");
 
@@ -89,6 +115,100 @@ static unsigned int positive_ttl(void)
 			ttl = v;
 	fclose(f);
 	return ttl;
+}
+
+/*
+ * The smallest TTL of the answer records of a DNS response, or -1 if it
+ * has none (or cannot be read).
+ */
+static long answer_ttl(const unsigned char *msg, int len)
+{
+	const unsigned char *p = msg + HFIXEDSZ, *end = msg + len;
+	const HEADER *hdr = (const HEADER *)msg;
+	unsigned int qd, an, i;
+	long ttl = -1, t;
+	int n;
+
+	if (len < HFIXEDSZ)
+		return -1;
+	qd = ntohs(hdr->qdcount);
+	an = ntohs(hdr->ancount);
+	for (i = 0; i < qd; i++) {
+		n = dn_skipname(p, end);
+		if (n < 0 || end - p < n + QFIXEDSZ)
+			return -1;
+		p += n + QFIXEDSZ;
+	}
+	for (i = 0; i < an; i++) {
+		n = dn_skipname(p, end);
+		if (n < 0 || end - p < n + RRFIXEDSZ)
+			return ttl;
+		p += n;
+		t = (long)((uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 |
+			   (uint32_t)p[6] << 8 | p[7]);
+		if (ttl < 0 || t < ttl)
+			ttl = t;
+		n = p[8] << 8 | p[9];
+		p += RRFIXEDSZ;
+		if (end - p < n)
+			return ttl;
+		p += n;
+	}
+	return ttl;
+}
+
+/* Is @name one of the names of an /etc/hosts line? */
+static int in_hosts_file(const char *name)
+{
+	FILE *f = fopen("/etc/hosts", "re");
+	char line[1024], *tok, *save;
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "#")] = '\0';
+		tok = strtok_r(line, " \t\n", &save);	/* the address */
+		while (tok && !found) {
+			tok = strtok_r(NULL, " \t\n", &save);
+			found = tok && !strcasecmp(tok, name);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * How long the answer for @name may be kept: the records' TTL (A first,
+ * then AAAA) capped by a configured default_ttl, at least 1 s; for a name
+ * of /etc/hosts, or one DNS has no record of, default_ttl or DEFAULT_TTL_S.
+ */
+static unsigned int name_ttl(const char *name)
+{
+	static const int types[] = { ns_t_a, ns_t_aaaa };
+	unsigned int conf = configured_ttl();
+	unsigned char answer[1024];
+	long ttl = -1;
+	unsigned int i;
+	int len;
+
+	if (!in_hosts_file(name) && !res_init()) {
+		_res.retry = 1;
+		_res.retrans = 1;
+		for (i = 0; ttl < 0 && i < sizeof(types) / sizeof(types[0]);
+		     i++) {
+			len = res_search(name, ns_c_in, types[i], answer,
+					 sizeof(answer));
+			if (len > 0)
+				ttl = answer_ttl(answer, len < (int)sizeof(answer) ?
+						 len : (int)sizeof(answer));
+		}
+	}
+	if (ttl < 0)
+		return conf ? conf : DEFAULT_TTL_S;
+	if (conf && ttl > conf)
+		ttl = conf;
+	return ttl < 1 ? 1 : (unsigned int)ttl;
 }
 
 /*
@@ -249,6 +369,7 @@ static int format_list(const struct addrinfo *ai, char *buf, size_t size)
 	return len ? (int)len : -ENODATA;
 }
 
+/* The addresses of @name as "a,b,c" in @payload, its length, or -errno. */
 static int resolve(const char *name, char *payload, size_t size)
 {
 	struct addrinfo hints = {
@@ -284,9 +405,10 @@ static int answer(int32_t key, const char *name)
 			return -errno;
 		return 0;
 	}
-	say(LOG_DEBUG, "%s: %s", name, payload);
+	ttl = name_ttl(name);
+	say(LOG_DEBUG, "%s: %s for %u s", name, payload, ttl);
 	/* The timeout first: the key is ours to change until instantiated. */
-	if (keyctl4(KEYCTL_SET_TIMEOUT, key, positive_ttl(), 0, 0) < 0)
+	if (keyctl4(KEYCTL_SET_TIMEOUT, key, ttl, 0, 0) < 0)
 		return -errno;
 	/* The payload is a string; dns_resolver wants its NUL too. */
 	if (keyctl4(KEYCTL_INSTANTIATE, key, (unsigned long)payload, len + 1,
@@ -295,23 +417,178 @@ static int answer(int32_t key, const char *name)
 	return 0;
 }
 
+/* ---- batches ---------------------------------------------------------- */
+
+struct batch_name {
+	const char *name;
+	int err;		/* errno, once done */
+	unsigned int ttl;
+	int done;
+	char list[BATCH_LIST_MAX];
+};
+
+/* One batch per process: the threads' answers, under its lock. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int nr, left;
+	struct batch_name names[BATCH_NAMES_MAX];
+} batch = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+};
+
+static void *batch_resolve(void *arg)
+{
+	struct batch_name *bn = arg;
+	char list[BATCH_LIST_MAX];
+	unsigned int ttl = 0;
+	int len;
+
+	len = resolve(bn->name, list, sizeof(list));
+	if (len > 0)
+		ttl = name_ttl(bn->name);
+	pthread_mutex_lock(&batch.lock);
+	if (len > 0)
+		memcpy(bn->list, list, (size_t)len + 1);
+	bn->err = len > 0 ? 0 : -len;
+	bn->ttl = len > 0 ? ttl : len == -EAGAIN || len == -ENOMEM ?
+		  TEMPORARY_TTL_S : NEGATIVE_TTL_S;
+	bn->done = 1;
+	if (!--batch.left)
+		pthread_cond_signal(&batch.cond);
+	pthread_mutex_unlock(&batch.lock);
+	return NULL;
+}
+
+/* Is @name a host name as the module lets one through? */
+static int name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 0 && n < NS_MAXDNAME &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") == n;
+}
+
+/*
+ * Resolve the space-separated @names (modified), one thread each, and
+ * write the batch answer to @out (allocated); its length, or -errno.
+ * A name not done within BATCH_DEADLINE_S is answered EAGAIN; its thread
+ * goes on until the process exits.
+ */
+static long batch_answer(char *names, char **out)
+{
+	struct timespec deadline;
+	pthread_attr_t attr;
+	size_t size, len;
+	unsigned int i;
+	pthread_t t;
+	char *tok, *save = NULL, *buf;
+
+	for (tok = strtok_r(names, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (batch.nr == BATCH_NAMES_MAX || !name_ok(tok))
+			return -EINVAL;
+		batch.names[batch.nr++].name = tok;
+	}
+	if (!batch.nr)
+		return -EINVAL;
+	size = sizeof(BATCH_MAGIC "\n") + (size_t)batch.nr * BATCH_LINE_MAX;
+	buf = malloc(size);
+	if (!buf)
+		return -ENOMEM;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += BATCH_DEADLINE_S;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_mutex_lock(&batch.lock);
+	for (i = 0; i < batch.nr; i++) {
+		struct batch_name *bn = &batch.names[i];
+
+		batch.left++;
+		if (pthread_create(&t, &attr, batch_resolve, bn)) {
+			bn->err = EAGAIN;	/* not started */
+			bn->ttl = TEMPORARY_TTL_S;
+			bn->done = 1;
+			batch.left--;
+		}
+	}
+	pthread_attr_destroy(&attr);
+	while (batch.left &&
+	       pthread_cond_timedwait(&batch.cond, &batch.lock, &deadline) == 0)
+		;
+
+	len = (size_t)snprintf(buf, size, "%s\n", BATCH_MAGIC);
+	for (i = 0; i < batch.nr; i++) {
+		const struct batch_name *bn = &batch.names[i];
+		int done = bn->done;
+
+		len += (size_t)snprintf(buf + len, size - len, "%s %d %u %s\n",
+					bn->name, done ? bn->err : EAGAIN,
+					done ? bn->ttl : TEMPORARY_TTL_S,
+					done && !bn->err ? bn->list : "-");
+		say(LOG_DEBUG, "%s: %s", bn->name,
+		    done ? (bn->err ? strerror(bn->err) : bn->list) :
+		    "no answer in time");
+	}
+	pthread_mutex_unlock(&batch.lock);
+	*out = buf;
+	return (long)len;
+}
+
+/* Answer the batch key @key: its callout information holds the names. */
+static int answer_batch(int32_t key)
+{
+	char callout[BATCH_NAMES_MAX * NS_MAXDNAME + sizeof(BATCH_MAGIC) + 1];
+	char *payload = NULL;
+	long n;
+
+	n = keyctl4(KEYCTL_READ, KEY_SPEC_REQKEY_AUTH_KEY,
+		    (unsigned long)callout, sizeof(callout) - 1, 0);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= sizeof(callout))
+		return -E2BIG;
+	callout[n] = '\0';
+	if (strncmp(callout, BATCH_MAGIC " ", strlen(BATCH_MAGIC " ")))
+		return -EINVAL;
+	n = batch_answer(callout + strlen(BATCH_MAGIC " "), &payload);
+	if (n < 0)
+		return (int)n;
+	/* Read once by the module, which invalidates it. */
+	if (keyctl4(KEYCTL_SET_TIMEOUT, key, DEFAULT_TTL_S, 0, 0) < 0 ||
+	    keyctl4(KEYCTL_INSTANTIATE, key, (unsigned long)payload,
+		    (unsigned long)n + 1, 0) < 0) {
+		n = -errno;
+		free(payload);
+		return (int)n;
+	}
+	free(payload);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: rdma-addrinfo-dns-helper [-v] KEY\n"
 	      "       rdma-addrinfo-dns-helper -n NAME   (test: resolve, print)\n"
+	      "       rdma-addrinfo-dns-helper -b 'NAME...'"
+	      "   (test: resolve as a batch, print its answer)\n"
 	      "request-key program for rdma_addrinfo's dns_resolver keys"
 	      " (rai:NAME)\n", f);
 }
 
 int main(int argc, char **argv)
 {
-	char name[NS_MAXDNAME], payload[PAYLOAD_MAX];
+	char name[NS_MAXDNAME], payload[PAYLOAD_MAX], *text;
 	int32_t key;
 	char *end;
 	int opt, ret;
+	long n;
 
 	openlog("rdma-addrinfo-dns-helper", LOG_PID, LOG_DAEMON);
-	while ((opt = getopt(argc, argv, "vn:h")) != -1) {
+	while ((opt = getopt(argc, argv, "vn:b:h")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose = 1;
@@ -323,6 +600,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			printf("%s\n", payload);
+			return 0;
+		case 'b':	/* a batch without a key: for people and tests */
+			n = batch_answer(optarg, &text);
+			if (n < 0) {
+				printf("error %s\n", strerror((int)-n));
+				return 2;
+			}
+			fputs(text, stdout);
+			free(text);
 			return 0;
 		case 'h':
 			usage(stdout);
@@ -348,7 +634,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = key_name(key, name, sizeof(name));
-	if (!ret)
+	if (!ret && !strncmp(name, BATCH_PREFIX, strlen(BATCH_PREFIX)))
+		ret = answer_batch(key);
+	else if (!ret)
 		ret = answer(key, name);
 	else
 		keyctl4(KEYCTL_REJECT, key, TEMPORARY_TTL_S, -ret, 0);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: several DNS names in one upcall, the format.
+ *
+ * Each upcall starts two processes (request-key, then our helper), which
+ * costs far more than resolving a name.  When several requests of a user
+ * wait for an upcall slot, kernel/dns.c sends their names together: the
+ * key "rai:@ID" (ID unique; no host name starts with '@'), whose callout
+ * information is
+ *
+ *	rai-batch NAME NAME ...
+ *
+ * Our helper resolves the names in parallel and instantiates the key with
+ *
+ *	rai-batch
+ *	NAME ERRNO TTL LIST
+ *	...
+ *
+ * one line per name: ERRNO 0 or a positive errno of the helper's list,
+ * TTL in seconds, LIST the addresses "a,b,c" or "-".  Names were checked
+ * against host name syntax before (resolve.c): none holds a space, a
+ * comma or a newline.  The key is read once and invalidated, so batches
+ * leave nothing in the keyring that NFS or CIFS could find.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "dns_batch.h"
+#include "request.h"
+
+#define RAI_DNS_BATCH_MAGIC	"rai-batch"
+/* An answer is kept at most this long, whatever its TTL says. */
+#define RAI_DNS_BATCH_TTL_MAX	86400
+
+/*
+ * Add @req to @batch, with its name unless an earlier request has the
+ * same; false if the batch is full.
+ */
+bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req)
+{
+	unsigned int i;
+
+	if (batch->nr_reqs == RAI_DNS_BATCH_MAX)
+		return false;
+	for (i = 0; i < batch->nr_names; i++)
+		if (batch->names[i].len == req->node_len &&
+		    !memcmp(batch->names[i].name, req->node, req->node_len))
+			break;
+	if (i == batch->nr_names) {
+		batch->names[i].name = req->node;
+		batch->names[i].len = req->node_len;
+		batch->nr_names++;
+	}
+	batch->name_of[batch->nr_reqs] = i;
+	batch->reqs[batch->nr_reqs++] = req;
+	return true;
+}
+
+/* "rai-batch NAME NAME ...", kmalloc'ed, or NULL. */
+char *rai_dns_batch_callout(const struct rai_dns_batch *batch)
+{
+	size_t len = sizeof(RAI_DNS_BATCH_MAGIC);
+	unsigned int i;
+	char *callout, *p;
+
+	for (i = 0; i < batch->nr_names; i++)
+		len += 1 + batch->names[i].len;
+	callout = kmalloc(len, GFP_KERNEL);
+	if (!callout)
+		return NULL;
+	p = callout + sprintf(callout, RAI_DNS_BATCH_MAGIC);
+	for (i = 0; i < batch->nr_names; i++) {
+		*p++ = ' ';
+		memcpy(p, batch->names[i].name, batch->names[i].len);
+		p += batch->names[i].len;
+	}
+	*p = '\0';
+	return callout;
+}
+
+static struct rai_dns_batch_name *rai_dns_batch_find(struct rai_dns_batch *b,
+						     const char *name)
+{
+	size_t len = strlen(name);
+	unsigned int i;
+
+	for (i = 0; i < b->nr_names; i++)
+		if (b->names[i].len == len && !memcmp(b->names[i].name, name, len))
+			return &b->names[i];
+	return NULL;
+}
+
+/* One "NAME ERRNO TTL LIST" line into its name's answer. */
+static int rai_dns_batch_line(struct rai_dns_batch *batch, char *line,
+			      time64_t now)
+{
+	char *name, *err, *ttl, *list;
+	struct rai_dns_batch_name *bn;
+	unsigned int secs;
+	int errnum;
+
+	name = strsep(&line, " ");
+	err = strsep(&line, " ");
+	ttl = strsep(&line, " ");
+	list = line;
+	if (!err || !ttl || !list || kstrtoint(err, 10, &errnum) ||
+	    kstrtouint(ttl, 10, &secs) || errnum < 0 || errnum > MAX_ERRNO)
+		return -EPROTO;
+	bn = rai_dns_batch_find(batch, name);
+	if (!bn)
+		return 0;	/* not asked for: ignored */
+	if (!errnum && (!*list || !strcmp(list, "-")))
+		errnum = ENODATA;
+	bn->answer.status = -errnum;
+	bn->answer.list = errnum ? NULL : list;
+	bn->answer.expiry = now + clamp_t(unsigned int, secs, 1,
+					  RAI_DNS_BATCH_TTL_MAX);
+	return 0;
+}
+
+/*
+ * Fill in each name's answer from the helper's @payload (modified: the
+ * answers point into it).  A name the helper did not answer gets -EAGAIN.
+ * -EPROTO if @payload is no batch answer (an older helper, or another
+ * program, answered the key).
+ */
+int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
+			time64_t now)
+{
+	char *line, *p = payload;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < batch->nr_names; i++) {
+		batch->names[i].answer.status = -EAGAIN;
+		batch->names[i].answer.list = NULL;
+		batch->names[i].answer.expiry = 0;
+		batch->names[i].answer.origin = RDMA_ADDRINFO_ORIGIN_DNS;
+	}
+	line = strsep(&p, "\n");
+	if (!line || strcmp(line, RAI_DNS_BATCH_MAGIC))
+		return -EPROTO;
+	while ((line = strsep(&p, "\n"))) {
+		if (!*line)
+			continue;
+		ret = rai_dns_batch_line(batch, line, now);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Several DNS names in one upcall (kernel/dns_batch.c): when a user's
+ * request gets an upcall slot while more of the user's requests wait, the
+ * module asks our helper for all their names at once ("rai:@ID", the names
+ * in the callout information).  Each request still gets its own name's
+ * answer and status; requests for the same name share one; the batch key
+ * is gone from the keyring once read; each answer lives the TTL of its DNS
+ * records; a helper that does not answer batches gets one name per
+ * upcall; dns_batch_names bounds a batch (1: no batches).
+ *
+ * The waiting is made on purpose: the user's slots are first taken by
+ * upcalls held in the test's request-key wrapper (rai_upcall_hold), the
+ * names are asked for behind them, then the hold ends.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_test.h"
+
+#define CACHE_FILE	"/sys/kernel/debug/" RAI_MODULE_NAME "/dns_cache"
+#define NOBATCH_CONF	"/etc/request-key.d/rai-test-nobatch.conf"
+#define CTX_FILL	1000
+/* What dnsmasq's --local-ttl gives the zone (setup-world). */
+#define ZONE_TTL	5
+
+struct expect {
+	const char *name;	/* under the test zone, or NULL: a fresh one */
+	int status;
+	unsigned int results;	/* AF_UNSPEC results */
+};
+
+/* Names of the zone (selftests/vm/zone.hosts), a missing and a bare one. */
+static const struct expect zone_names[] = {
+	{ "multi.rai.test", 0, 4 },
+	{ "v4only.rai.test", 0, 1 },
+	{ "v6only.rai.test", 0, 1 },
+	{ "peer.rai.test", 0, 2 },
+	{ "peer4.rai.test", 0, 1 },
+	{ "self.rai.test", 0, 2 },
+	{ "ttl42.rai.test", 0, 1 },
+	{ "nodata.rai.test", -ENODATA, 0 },
+	{ NULL, -ENXIO, 0 },
+	{ "multi.rai.test", 0, 4 },	/* twice: one answer for both */
+	{ NULL, -ENXIO, 0 },
+	{ "v4only.rai.test", 0, 1 },
+};
+#define NR_ZONE_NAMES	(sizeof(zone_names) / sizeof(zone_names[0]))
+
+FIXTURE(batch) {
+	int fd;
+	unsigned int slots;
+	char saved_batch[32];
+	char saved_keys[2][32];
+	bool nobatch_conf;
+};
+
+/* The key budgets of names asked one by one: out of the way. */
+static const char * const key_params[] = {
+	"dns_max_keys", "dns_max_keys_per_user",
+};
+
+FIXTURE_SETUP(batch)
+{
+	struct rdma_addrinfo_info info;
+	int i;
+
+	self->fd = rai_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+	if (rai_param_get("dns_batch_names", self->saved_batch,
+		       sizeof(self->saved_batch)))
+		SKIP(return, "the module has no dns_batch_names: no batches");
+	if (!rai_dns_helper_active())
+		SKIP(return, "our DNS helper is not in use: no batches");
+	/*
+	 * Names asked for one by one (a filler alone, batches off) leave
+	 * keys charged to root: earlier tests may have spent its budget.
+	 */
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, rai_param_get(key_params[i], self->saved_keys[i],
+					   sizeof(self->saved_keys[i])));
+		ASSERT_EQ(0, rai_param_set(key_params[i], "1000000"));
+	}
+	ASSERT_EQ(0, rai_get_info(self->fd, &info));
+	self->slots = info.max_upcalls_per_user &&
+		      info.max_upcalls_per_user < info.max_upcalls ?
+		      info.max_upcalls_per_user : info.max_upcalls;
+	ASSERT_EQ(0, rai_upcall_counter_install());
+	/* Every name's first answer comes from an upcall. */
+	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
+}
+
+FIXTURE_TEARDOWN(batch)
+{
+	int i;
+
+	rai_upcall_hold(false);
+	if (self->nobatch_conf)
+		unlink(NOBATCH_CONF);
+	if (self->saved_batch[0])
+		rai_param_set("dns_batch_names", self->saved_batch);
+	for (i = 0; i < 2; i++)
+		if (self->saved_keys[i][0])
+			rai_param_set(key_params[i], self->saved_keys[i]);
+	rai_upcall_counter_remove();
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * The user's slots taken by held upcalls of fresh names, then @n lookups
+ * of @want behind them, then the hold released: every request completes
+ * as @want says.  *@upcalls: upcalls made for the @n names.
+ */
+static void resolve_behind_held_slots(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(batch) *self,
+				      const struct expect *want, unsigned int n,
+				      long *upcalls)
+{
+	struct rdma_addrinfo_event ev;
+	unsigned int i, done = 0, fill = 0;
+	char names[64][128];
+	long c0, c1;
+
+	ASSERT_GE(64, n);
+	c0 = rai_upcall_count();
+	ASSERT_LE(0, c0);
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	for (i = 0; i < self->slots; i++)
+		ASSERT_EQ(0, rai_resolve_async(self->fd,
+				rai_unique_name(names[i], sizeof(names[i]),
+						"batchfill"),
+				NULL, AF_UNSPEC, 0, CTX_FILL + i, NULL));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + self->slots,
+					   RAI_UPCALL_START_MS))
+		TH_LOG("the fillers' upcalls did not start");
+	c1 = rai_upcall_count();
+	for (i = 0; i < n; i++) {
+		const char *name = want[i].name;
+
+		if (!name)
+			name = rai_unique_name(names[i], sizeof(names[i]),
+					       "batchnx");
+		ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL, AF_UNSPEC,
+					       0, i, NULL));
+	}
+	ASSERT_EQ(0, rai_upcall_hold(false));
+
+	while (done + fill < n + self->slots) {
+		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000))
+			TH_LOG("%u of %u answered", done, n);
+		if (ev.context >= CTX_FILL) {
+			fill++;
+		} else {
+			const struct expect *w = &want[ev.context];
+
+			done++;
+			EXPECT_EQ(w->status, ev.status)
+				TH_LOG("%s: status %d", w->name ?: "fresh name",
+				       ev.status);
+			EXPECT_EQ(w->results, ev.num_results)
+				TH_LOG("%s: %u results", w->name ?: "fresh name",
+				       ev.num_results);
+		}
+		rai_destroy(self->fd, ev.handle, NULL);
+	}
+	/* The fillers' upcalls each made one of those counted after c1. */
+	*upcalls = rai_upcall_count() - c1;
+}
+
+/* Lines of /proc/keys holding @text. */
+static int proc_keys_with(const char *text)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/keys", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		n += !!strstr(line, text);
+	fclose(f);
+	return n;
+}
+
+TEST_F_TIMEOUT(batch, waiting_names_of_a_user_share_one_upcall, 180)
+{
+	long long b0 = rai_stat("dns_batches"), n0 = rai_stat("dns_batch_names");
+	long upcalls;
+
+	ASSERT_LE(0, b0);
+	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
+				  &upcalls);
+	EXPECT_LT(b0, rai_stat("dns_batches")) TH_LOG("no batch was asked for");
+	TH_LOG("%zu requests: %ld upcalls, %lld batches of %lld names",
+	       NR_ZONE_NAMES, upcalls, rai_stat("dns_batches") - b0,
+	       rai_stat("dns_batch_names") - n0);
+	/*
+	 * Each slot freed by a filler starts one upcall; the first takes
+	 * every name still waiting.  One per name would be 12.
+	 */
+	EXPECT_GE((long)self->slots + 2, upcalls);
+	EXPECT_GT((long)NR_ZONE_NAMES - 2, upcalls);
+}
+
+TEST_F_TIMEOUT(batch, batch_key_is_gone_once_read, 180)
+{
+	long upcalls;
+	int i, n = -1;
+
+	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
+				  &upcalls);
+	/* Invalidated keys are collected by the key garbage collector. */
+	for (i = 0; i < 50; i++) {
+		n = proc_keys_with("rai:@");
+		if (n <= 0)
+			break;
+		usleep(100000);
+	}
+	EXPECT_EQ(0, n) TH_LOG("%d batch keys left in the keyring", n);
+}
+
+/* The answer of a batch and of a single name: the records' own TTL. */
+TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
+{
+	static const struct expect one[] = {
+		{ "ttl42.rai.test", 0, 1 },
+		{ "peer4.rai.test", 0, 1 },
+	};
+	struct rdma_addrinfo_result *res = NULL;
+	__s32 status = 0;
+	long upcalls;
+	__u32 n = 0;
+
+	/* As one name: the key's timeout, then the cache's entry. */
+	ASSERT_EQ(0, rai_lookup_str(self->fd, "ttl42.rai.test", NULL,
+				    AF_INET, 0, &res, &n, &status));
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(1, n);
+	EXPECT_LT(ZONE_TTL, res[0].ttl) TH_LOG("ttl %u: not the record's 42",
+					     res[0].ttl);
+	EXPECT_GE(42, res[0].ttl);
+	free(res);
+	res = NULL;
+	ASSERT_EQ(0, rai_lookup_str(self->fd, "peer4.rai.test", NULL,
+				    AF_INET, 0, &res, &n, &status));
+	ASSERT_EQ(0, status);
+	ASSERT_LE(1, n);
+	EXPECT_GE(ZONE_TTL, res[0].ttl);
+	free(res);
+	res = NULL;
+
+	/* In a batch: the cache keeps each name for its own TTL. */
+	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
+	resolve_behind_held_slots(_metadata, self, one, 2, &upcalls);
+	ASSERT_EQ(0, rai_lookup_str(self->fd, "ttl42.rai.test", NULL,
+				    AF_INET, 0, &res, &n, &status));
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(1, n);
+	EXPECT_LT(ZONE_TTL, res[0].ttl);
+	EXPECT_GE(42, res[0].ttl);
+	free(res);
+}
+
+TEST_F_TIMEOUT(batch, helper_without_batches_gets_one_name_per_upcall, 180)
+{
+	long long b0 = rai_stat("dns_batches"), r0;
+	long upcalls;
+	FILE *f;
+
+	/*
+	 * Batch keys to key.dns_resolver, as on a host whose helper predates
+	 * batches: it knows no "rai:" query type and refuses them.
+	 */
+	self->nobatch_conf = true;
+	f = fopen(NOBATCH_CONF, "we");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "create dns_resolver rai:@* * /sbin/key.dns_resolver %%k\n");
+	fclose(f);
+	r0 = rai_stat("dns_batch_refused");
+	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
+				  &upcalls);
+	EXPECT_EQ(b0, rai_stat("dns_batches"));
+	EXPECT_LT(r0, rai_stat("dns_batch_refused"))
+		TH_LOG("no batch was tried");
+	TH_LOG("%zu requests: %ld upcalls, %lld batches refused",
+	       NR_ZONE_NAMES, upcalls, rai_stat("dns_batch_refused") - r0);
+	/* Off for a while: writing the parameter turns batches on again. */
+	unlink(NOBATCH_CONF);
+	self->nobatch_conf = false;
+	r0 = rai_stat("dns_batch_refused");
+	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
+				  &upcalls);
+	EXPECT_EQ(b0, rai_stat("dns_batches")) TH_LOG("batches not off");
+	EXPECT_EQ(r0, rai_stat("dns_batch_refused"));
+	ASSERT_EQ(0, rai_param_set("dns_batch_names", self->saved_batch));
+	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
+	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
+				  &upcalls);
+	EXPECT_LT(b0, rai_stat("dns_batches")) TH_LOG("batches still off");
+}
+
+TEST_F_TIMEOUT(batch, dns_batch_names_one_asks_one_name_per_upcall, 180)
+{
+	long long b0 = rai_stat("dns_batches"), q0 = rai_stat("dns_queries");
+	long upcalls;
+
+	ASSERT_EQ(0, rai_param_set("dns_batch_names", "1"));
+	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
+				  &upcalls);
+	EXPECT_EQ(b0, rai_stat("dns_batches"));
+	/*
+	 * A dns_query() per distinct name, 10 of 12 (the two asked twice
+	 * are answered once), and per filler; names whose keys earlier
+	 * tests left need no upcall.
+	 */
+	EXPECT_LE(q0 + self->slots + NR_ZONE_NAMES - 2,
+		  rai_stat("dns_queries"));
+}
+
+TEST_F(batch, dns_batch_names_out_of_range_is_refused)
+{
+	char value[32];
+
+	EXPECT_EQ(-EINVAL, rai_param_set("dns_batch_names", "0"));
+	EXPECT_EQ(-EINVAL, rai_param_set("dns_batch_names", "65"));
+	EXPECT_EQ(0, rai_param_set("dns_batch_names", "64"));
+	ASSERT_EQ(0, rai_param_get("dns_batch_names", value,
+				sizeof(value)));
+	EXPECT_STREQ("64", value);
+}
+
+TEST_HARNESS_MAIN
