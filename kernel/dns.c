@@ -25,6 +25,9 @@
  * the helper does not answer a batch (it is older, or key.dns_resolver
  * got the key), every name is asked for on its own, and batches stay off
  * for RAI_DNS_BATCH_BACKOFF_S (or until dns_batch_names is written).
+ * A helper's answer served from the cache after half its TTL is asked
+ * for again in the background, as a batch of one name ("refresh ahead"),
+ * so that a name in use is always answered inside RESOLVE.
  *
  * A request that has not been answered dns_timeout_ms after RESOLVE
  * completes with -ETIMEDOUT, whether it waited for a slot or for the
@@ -545,18 +548,27 @@ static void rai_dns_complete(struct rai_request *req,
 	rai_request_complete(req, ret, results, nr);
 }
 
-/* A live answer in the cache: @req completed with it.  @first: look. */
+static void rai_dns_refresh(struct net *net, const char *name, u32 len);
+
+/*
+ * A live answer in the cache: @req completed with it.  @first: the look
+ * in RESOLVE, which also refreshes a helper's answer past half its TTL.
+ */
 static bool rai_dns_answer_cached(struct rai_request *req, bool first)
 {
+	bool helper = READ_ONCE(rai_dns_helper), refresh;
 	struct rai_dns_answer answer;
 	struct rai_dns_cached *entry;
 
-	entry = rai_dns_cache_get(req->file->net, READ_ONCE(rai_dns_helper),
-				  req->node, req->node_len, first, &answer);
+	entry = rai_dns_cache_get(req->file->net, helper, req->node,
+				  req->node_len, first, &answer,
+				  first && helper ? &refresh : NULL);
 	if (!entry)
 		return false;
 	rai_dns_complete(req, &answer);
 	rai_dns_cache_put(entry);
+	if (first && helper && refresh)
+		rai_dns_refresh(req->file->net, req->node, req->node_len);
 	return true;
 }
 
@@ -722,12 +734,13 @@ static void rai_dns_batch_requeue(struct rai_dns_batch *batch)
 }
 
 /*
- * Ask our helper for every name of @batch in one upcall, on behalf of
- * @req (its first request, holding the slot).  The answers point into
- * *@payload.  A helper that does not answer batches turns them off for
+ * Ask our helper for every name of @batch in one upcall, in @net, on
+ * behalf of @req (its first request, holding the slot; NULL for a
+ * refresh).  The answers point into *@payload and are kept in the cache.
+ * A helper that does not answer batches turns them off for
  * RAI_DNS_BATCH_BACKOFF_S.
  */
-static int rai_dns_ask_batch(struct rai_request *req,
+static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 			     struct rai_dns_batch *batch, char **payload)
 {
 	time64_t expiry = 0, now;
@@ -747,14 +760,14 @@ static int rai_dns_ask_batch(struct rai_request *req,
 	t0 = ktime_get_ns();
 	if (try_module_get(THIS_MODULE)) {
 		/* Read once: invalidated, nothing is left in the keyring. */
-		ret = rai_dns_query_type(req->file->net, RAI_DNS_HELPER_TYPE,
-					 desc, len, callout, payload, &expiry,
-					 true);
+		ret = rai_dns_query_type(net, RAI_DNS_HELPER_TYPE, desc, len,
+					 callout, payload, &expiry, true);
 		module_put(THIS_MODULE);
 	} else {
 		ret = -ESHUTDOWN;
 	}
-	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
+	if (req)
+		trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	kfree(callout);
 
@@ -782,11 +795,69 @@ static int rai_dns_ask_batch(struct rai_request *req,
 			if (!rai_dns_helper_answered(status))
 				bn->answer.status = -EAGAIN;
 		}
-		rai_dns_remember(req->file->net, true, bn->name, bn->len,
+		rai_dns_remember(net, true, bn->name, bn->len,
 				 bn->answer.status, bn->answer.list,
 				 bn->answer.origin, bn->answer.expiry);
 	}
 	return 0;
+}
+
+/* ---- refresh ahead: a name in use never expires from the cache -------- */
+
+/*
+ * A helper's answer asked for after half its TTL is asked for again in the
+ * background, as a batch of one name (a fresh key, whatever the keyring
+ * holds), so that the requests that follow are still answered from the
+ * cache.  At most RAI_DNS_REFRESH_MAX at once, beside the upcall slots;
+ * each answer is refreshed once (the new answer may be again).
+ */
+#define RAI_DNS_REFRESH_MAX	4
+
+static atomic_t rai_dns_refreshing = ATOMIC_INIT(0);
+
+struct rai_dns_refresh {
+	struct work_struct work;
+	struct net *net;
+	struct rai_dns_batch batch;
+	char name[];
+};
+
+static void rai_dns_refresh_work(struct work_struct *work)
+{
+	struct rai_dns_refresh *r = container_of(work, struct rai_dns_refresh,
+						 work);
+	char *payload = NULL;
+
+	if (!rai_dns_ask_batch(r->net, NULL, &r->batch, &payload) &&
+	    !r->batch.names[0].answer.status)
+		rai_stat_inc(RAI_STAT_DNS_REFRESHES);
+	kfree(payload);
+	put_net(r->net);
+	kfree(r);
+	atomic_dec(&rai_dns_refreshing);
+}
+
+static void rai_dns_refresh(struct net *net, const char *name, u32 len)
+{
+	struct rai_dns_refresh *r;
+
+	if (ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until))
+		return;		/* the helper answers no batch */
+	if (atomic_inc_return(&rai_dns_refreshing) > RAI_DNS_REFRESH_MAX)
+		goto out;
+	r = kzalloc(struct_size(r, name, len + 1), GFP_KERNEL);
+	if (!r)
+		goto out;
+	memcpy(r->name, name, len);
+	r->batch.names[0].name = r->name;
+	r->batch.names[0].len = len;
+	r->batch.nr_names = 1;
+	r->net = get_net(net);
+	INIT_WORK(&r->work, rai_dns_refresh_work);
+	queue_work(rai_dns_wq, &r->work);
+	return;
+out:
+	atomic_dec(&rai_dns_refreshing);
 }
 
 /* ---- requests, continued -------------------------------------------------- */
@@ -829,7 +900,7 @@ static void rai_dns_work(struct work_struct *work)
 	}
 	batch = rai_dns_batch_collect(req);
 	if (batch && batch->nr_names > 1) {
-		if (!rai_dns_ask_batch(req, batch, &list)) {
+		if (!rai_dns_ask_batch(req->file->net, req, batch, &list)) {
 			rai_dns_slot_release(req);
 			for (i = 0; i < batch->nr_reqs; i++)
 				rai_dns_finish(batch->reqs[i],
@@ -1015,7 +1086,9 @@ int rai_dns_init(void)
 {
 	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_batch_boot = get_random_u32();
-	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND, rai_max_upcalls);
+	/* Each slot's upcall, and the refreshes beside them, run at once. */
+	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND,
+				     rai_max_upcalls + RAI_DNS_REFRESH_MAX);
 	if (!rai_dns_wq)
 		return -ENOMEM;
 	rai_dns_cache_init();

@@ -11,7 +11,9 @@
  *
  * Positive answers live as long as the dns_resolver key they came from
  * (the helper's TTL), so a name answered from here is never older than one
- * answered from the keyring.  Negative answers (-ENXIO, -ENODATA) live
+ * answered from the keyring.  A positive answer asked for after half its
+ * TTL is refreshed ahead of its expiry (kernel/dns.c): a name in use is
+ * always answered from here.  Negative answers (-ENXIO, -ENODATA) live
  * dns_cache_negative_ttl seconds; temporary failures are not cached.
  *
  * The cache is bounded by dns_cache_entries and dns_cache_bytes (0
@@ -49,6 +51,8 @@ struct rai_dns_cached {
 	refcount_t ref;		/* the cache's, and each reader's */
 	u64 net_cookie;
 	bool helper;
+	bool refreshing;	/* a refresh was asked for */
+	time64_t stored;	/* real time it was stored */
 	u32 hits;
 	size_t size;		/* charged to dns_cache_bytes */
 	struct rai_dns_answer answer;
@@ -120,20 +124,33 @@ static struct rai_dns_cached *rai_dns_cache_find(u64 cookie, bool helper,
 /*
  * The live answer for @name, referenced (rai_dns_cache_put() when done
  * with @answer), or NULL.  @count: a request's first look (statistics).
+ * @refresh, if set: true for the first look at an answer with addresses
+ * that has lived half its TTL (the caller asks for it again, so that a
+ * name in use never expires); false otherwise.
  */
 struct rai_dns_cached *rai_dns_cache_get(const struct net *net, bool helper,
 					 const char *name, u32 len, bool count,
-					 struct rai_dns_answer *answer)
+					 struct rai_dns_answer *answer,
+					 bool *refresh)
 {
+	time64_t now = ktime_get_real_seconds();
 	u64 cookie = net->net_cookie;
 	u32 hash = rai_dns_cache_hash(cookie, helper, name, len);
 	struct rai_dns_cached *entry;
 
+	if (refresh)
+		*refresh = false;
 	spin_lock(&rai_dns_cache_lock);
 	entry = rai_dns_cache_find(cookie, helper, name, len, hash);
-	if (entry && entry->answer.expiry <= ktime_get_real_seconds()) {
+	if (entry && entry->answer.expiry <= now) {
 		rai_dns_cache_unlink(entry);
 		entry = NULL;
+	}
+	if (entry && refresh && !entry->answer.status && !entry->refreshing &&
+	    (entry->answer.expiry - now) * 2 <=
+	    entry->answer.expiry - entry->stored) {
+		entry->refreshing = true;
+		*refresh = true;
 	}
 	if (entry) {
 		entry->hits++;
@@ -170,6 +187,8 @@ void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 	refcount_set(&entry->ref, 1);
 	entry->net_cookie = cookie;
 	entry->helper = helper;
+	entry->refreshing = false;
+	entry->stored = ktime_get_real_seconds();
 	entry->hits = 0;
 	entry->size = size;
 	entry->len = len;

@@ -28,7 +28,8 @@ struct rai_dns_cached;
 
 struct rai_dns_cached *rai_dns_cache_get(const struct net *net, bool helper,
 					 const char *name, u32 len, bool count,
-					 struct rai_dns_answer *answer);
+					 struct rai_dns_answer *answer,
+					 bool *refresh);
 void rai_dns_cache_put(struct rai_dns_cached *entry);
 void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 			 u32 len, const struct rai_dns_answer *answer);

@@ -39,6 +39,7 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_BATCHES] = "dns_batches",
 	[RAI_STAT_DNS_BATCH_NAMES] = "dns_batch_names",
 	[RAI_STAT_DNS_BATCH_REFUSED] = "dns_batch_refused",
+	[RAI_STAT_DNS_REFRESHES] = "dns_refreshes",
 };
 
 static struct dentry *rai_debugfs_dir;

@@ -31,6 +31,7 @@ enum rai_stat {
 	RAI_STAT_DNS_BATCHES,		/* upcalls that carried several names */
 	RAI_STAT_DNS_BATCH_NAMES,	/* ... the names they carried */
 	RAI_STAT_DNS_BATCH_REFUSED,	/* ... not answered as a batch */
+	RAI_STAT_DNS_REFRESHES,		/* cached answers refreshed ahead */
 	RAI_STAT_MAX
 };
 
