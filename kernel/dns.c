@@ -644,7 +644,7 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 
 /* ---- batches: the names of a user's waiting requests in one upcall ---- */
 
-static unsigned int rai_dns_batch_names = 32;
+static unsigned int rai_dns_batch_names = RAI_DNS_BATCH_MAX;
 
 static time64_t rai_dns_batch_off_until;
 
@@ -667,7 +667,7 @@ static const struct kernel_param_ops rai_dns_batch_names_ops = {
 module_param_cb(dns_batch_names, &rai_dns_batch_names_ops,
 		&rai_dns_batch_names, 0644);
 MODULE_PARM_DESC(dns_batch_names,
-		 "Names of one user's waiting DNS requests asked for in one upcall, at most (1: one name per upcall; default 32, at most 64)");
+		 "Names of one user's waiting DNS requests asked for in one upcall, at most (1: one name per upcall; default and most 64)");
 
 /* A helper that did not answer a batch is not asked for one for a while. */
 #define RAI_DNS_BATCH_BACKOFF_S	60

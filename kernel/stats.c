@@ -37,7 +37,7 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_CACHE_MISSES] = "dns_cache_misses",
 	[RAI_STAT_DNS_CACHE_EVICTED] = "dns_cache_evicted",
 	[RAI_STAT_DNS_BATCHES] = "dns_batches",
-	[RAI_STAT_DNS_BATCH_NAMES] = "dns_batch_names",
+	[RAI_STAT_DNS_BATCH_NAMES] = "dns_batched_names",
 	[RAI_STAT_DNS_BATCH_REFUSED] = "dns_batch_refused",
 	[RAI_STAT_DNS_REFRESHES] = "dns_refreshes",
 };

@@ -192,7 +192,7 @@ static int proc_keys_with(const char *text)
 
 TEST_F_TIMEOUT(batch, waiting_names_of_a_user_share_one_upcall, 180)
 {
-	long long b0 = rai_stat("dns_batches"), n0 = rai_stat("dns_batch_names");
+	long long b0 = rai_stat("dns_batches"), n0 = rai_stat("dns_batched_names");
 	long upcalls;
 
 	ASSERT_LE(0, b0);
@@ -201,7 +201,7 @@ TEST_F_TIMEOUT(batch, waiting_names_of_a_user_share_one_upcall, 180)
 	EXPECT_LT(b0, rai_stat("dns_batches")) TH_LOG("no batch was asked for");
 	TH_LOG("%zu requests: %ld upcalls, %lld batches of %lld names",
 	       NR_ZONE_NAMES, upcalls, rai_stat("dns_batches") - b0,
-	       rai_stat("dns_batch_names") - n0);
+	       rai_stat("dns_batched_names") - n0);
 	/*
 	 * Each slot freed by a filler starts one upcall; the first takes
 	 * every name still waiting.  One per name would be 12.
