@@ -129,6 +129,13 @@ int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
 	return 0;
 }
 
+/* Every result of @list gets the caller's @qp_type (XRC types as asked). */
+void rai_set_qp_type(struct rdma_addrinfo *list, int qp_type)
+{
+	for (; list; list = list->ai_next)
+		list->ai_qp_type = qp_type;
+}
+
 void rai_free_list(struct rdma_addrinfo *list)
 {
 	struct rdma_addrinfo *next;

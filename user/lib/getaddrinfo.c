@@ -212,9 +212,9 @@ static int rai_fields_from_hints(struct rdma_addrinfo *list,
 {
 	struct rdma_addrinfo *ai;
 
+	if (hints->ai_qp_type)
+		rai_set_qp_type(list, hints->ai_qp_type);
 	for (ai = list; ai; ai = ai->ai_next) {
-		if (hints->ai_qp_type)
-			ai->ai_qp_type = hints->ai_qp_type;
 		if (hints->ai_port_space)
 			ai->ai_port_space = hints->ai_port_space;
 		if (!(ai->ai_flags & RAI_PASSIVE) && hints->ai_src_addr &&

@@ -41,6 +41,7 @@ struct rai_id {
 	int wake_seq;			/* its wake-up is queued (wake.c); 0: none */
 	int completed;			/* a request completed */
 	int status;			/* its status: 0 or -errno */
+	int qp_type;			/* its hints' QP type (0: none) */
 	struct rdma_addrinfo_result *results;
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */

@@ -205,6 +205,7 @@ int rai_build_request(struct rai_request *req, const char *node,
 		cmd->family = rai_kernel_family(node, flags, hints->ai_family);
 		cmd->port_space = ps;
 		cmd->qp_type = rai_kernel_qp_type(qp_type);
+		req->qp_type = qp_type;
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
 		if (hints->ai_src_addr && hints->ai_src_len) {

@@ -125,6 +125,9 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 		if (eai == EAI_MEMORY)
 			errno = ENOMEM;
 		ret = eai ? -1 : 0;
+		/* The caller's QP type, as rdma_getaddrinfo() gives it. */
+		if (!ret && st->qp_type)
+			rai_set_qp_type(*info, st->qp_type);
 	}
 	rai_unlock();
 	return ret;

@@ -181,6 +181,29 @@ TEST_F(channel, query_addrinfo_returns_every_result)
 	rdma_freeaddrinfo(sync);
 }
 
+/* As rdma_getaddrinfo() does: an XRC QP type is an RC one to the kernel. */
+TEST_F(channel, query_addrinfo_gives_the_hints_qp_type_xrc_too)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_XRC_SEND,
+				       .ai_port_space = RDMA_PS_TCP };
+	struct rdma_addrinfo *res = NULL, *sync = NULL, *ai;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   &hints));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &sync));
+	EXPECT_EQ(rai_count(sync), rai_count(res));
+	for (ai = res; ai; ai = ai->ai_next) {
+		EXPECT_EQ(IBV_QPT_XRC_SEND, ai->ai_qp_type);
+		EXPECT_EQ(RDMA_PS_TCP, ai->ai_port_space);
+	}
+	for (ai = sync; ai; ai = ai->ai_next)
+		EXPECT_EQ(IBV_QPT_XRC_SEND, ai->ai_qp_type);
+	rdma_freeaddrinfo(res);
+	rdma_freeaddrinfo(sync);
+}
+
 TEST_F(channel, query_addrinfo_is_ebusy_while_in_flight)
 {
 	struct rdma_addrinfo *res = NULL;
