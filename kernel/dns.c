@@ -694,7 +694,7 @@ static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
 	if (!batch)
 		return NULL;
-	rai_dns_batch_add(batch, req);
+	rai_dns_batch_add(batch, req, req->node, req->node_len);
 	spin_lock(&rai_dns_slot_lock);
 	list_for_each_entry_safe(r, tmp, &user->dns_waiting, slot_entry) {
 		if (batch->nr_reqs == max)
@@ -702,7 +702,7 @@ static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 		if (r->file->net != req->file->net)
 			continue;
 		list_del_init(&r->slot_entry);
-		rai_dns_batch_add(batch, r);
+		rai_dns_batch_add(batch, r, r->node, r->node_len);
 	}
 	if (list_empty(&user->dns_waiting))
 		list_del_init(&user->dns_turn);
@@ -789,6 +789,7 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 		struct rai_dns_batch_name *bn = &batch->names[i];
 		int status = bn->answer.status;
 
+		bn->answer.origin = RDMA_ADDRINFO_ORIGIN_DNS;
 		rai_stat_inc(RAI_STAT_DNS_BATCH_NAMES);
 		if (status) {
 			rai_stat_inc(RAI_STAT_DNS_FAILURES);

@@ -22,36 +22,39 @@
  * comma or a newline.  The key is read once and invalidated, so batches
  * leave nothing in the keyring that NFS or CIFS could find.
  */
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/kstrtox.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "dns_batch.h"
-#include "request.h"
 
 #define RAI_DNS_BATCH_MAGIC	"rai-batch"
 /* An answer is kept at most this long, whatever its TTL says. */
 #define RAI_DNS_BATCH_TTL_MAX	86400
 
 /*
- * Add @req to @batch, with its name unless an earlier request has the
- * same; false if the batch is full.
+ * Add @req, which asks for @name (@len bytes, kept by @req), to @batch,
+ * with its name unless an earlier request has the same; false if the
+ * batch is full.
  */
-bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req)
+bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req,
+		       const char *name, u32 len)
 {
 	unsigned int i;
 
 	if (batch->nr_reqs == RAI_DNS_BATCH_MAX)
 		return false;
 	for (i = 0; i < batch->nr_names; i++)
-		if (batch->names[i].len == req->node_len &&
-		    !memcmp(batch->names[i].name, req->node, req->node_len))
+		if (batch->names[i].len == len &&
+		    !memcmp(batch->names[i].name, name, len))
 			break;
 	if (i == batch->nr_names) {
-		batch->names[i].name = req->node;
-		batch->names[i].len = req->node_len;
+		batch->names[i].name = name;
+		batch->names[i].len = len;
 		batch->nr_names++;
 	}
 	batch->name_of[batch->nr_reqs] = i;
@@ -123,7 +126,8 @@ static int rai_dns_batch_line(struct rai_dns_batch *batch, char *line,
 
 /*
  * Fill in each name's answer from the helper's @payload (modified: the
- * answers point into it).  A name the helper did not answer gets -EAGAIN.
+ * answers point into it), all but its origin.  A name the helper did not
+ * answer gets -EAGAIN.
  * -EPROTO if @payload is no batch answer (an older helper, or another
  * program, answered the key).
  */
@@ -138,7 +142,6 @@ int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
 		batch->names[i].answer.status = -EAGAIN;
 		batch->names[i].answer.list = NULL;
 		batch->names[i].answer.expiry = 0;
-		batch->names[i].answer.origin = RDMA_ADDRINFO_ORIGIN_DNS;
 	}
 	line = strsep(&p, "\n");
 	if (!line || strcmp(line, RAI_DNS_BATCH_MAGIC))

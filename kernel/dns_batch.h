@@ -45,7 +45,8 @@ struct rai_dns_batch {
 	unsigned int nr_names;
 };
 
-bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req);
+bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req,
+		       const char *name, u32 len);
 char *rai_dns_batch_callout(const struct rai_dns_batch *batch);
 int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
 			time64_t now);
