@@ -93,7 +93,8 @@ static u32 rai_put_ip(const struct rai_request *req,
  * @ttl: seconds the answer stays valid, or 0
  *
  * Active results get @addr as destination and a source from
- * rai_source_select(); passive ones get @addr as source.  When the
+ * rai_source_select() (none with RAI_NOROUTE); passive ones get @addr as
+ * source.  When the
  * request asks for AF_IB, IP addresses become GIDs (IPv4-mapped for IPv4,
  * as RoCE does) with the service ID of the port space and port.
  */
@@ -135,6 +136,11 @@ void rai_result_fill_ip(struct rai_request *req,
 		res->dst_len = rai_put_ip(req, addr, res->dst_addr, true);
 	}
 
+	/* RAI_NOROUTE: no routing information asked for, no source. */
+	if (req->ai_flags & RDMA_ADDRINFO_RAI_NOROUTE) {
+		res->src_status = -EOPNOTSUPP;
+		return;
+	}
 	rai_source_select(req, addr, &src);
 	res->src_status = src.status;
 	if (src.status)

@@ -466,6 +466,11 @@ int main(int argc, char **argv)
 		  "goal <= x25");
 	ratio_row("same DNS name, repeated", dns_name, 0, calls,
 		  "goal <= x25");
+	/* Without the source selection that librdmacm never does. */
+	ratio_row("numeric, RAI_NOROUTE (no source selection)", numeric_name,
+		  RAI_NUMERICHOST | RAI_NOROUTE, calls, "(the module's floor)");
+	ratio_row("same DNS name, RAI_NOROUTE", dns_name, RAI_NOROUTE, calls,
+		  "(the module's floor)");
 
 	rr = median_rate(&rdmacm, 1, names_r);
 	rm = median_rate(&module, 1, names_m);

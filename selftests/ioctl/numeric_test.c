@@ -392,6 +392,20 @@ TEST_F(num, source_of_other_end_is_veth1_address_on_rxe1)
 		  rai_env("RAI_IBDEV_B", "rxe1"));
 }
 
+/* RAI_NOROUTE: no routing information, so no source either. */
+TEST_F(num, rai_noroute_gives_no_source_eopnotsupp)
+{
+	RAI_LOOKUP(rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET,
+		   RDMA_ADDRINFO_RAI_NOROUTE);
+	ASSERT_EQ(0, self->status);
+	ASSERT_EQ(1, self->n);
+	EXPECT_EQ(0, self->res[0].src_len);
+	EXPECT_EQ(-EOPNOTSUPP, self->res[0].src_status);
+	EXPECT_EQ(0, self->res[0].ibdev_name[0]);
+	EXPECT_EQ(0, self->res[0].port_num);
+	EXPECT_EQ(sizeof(struct sockaddr_in), self->res[0].dst_len);
+}
+
 TEST_F(num, no_route_gives_no_source_enetunreach)
 {
 	RAI_LOOKUP("192.0.2.10", NULL, AF_INET, 0);

@@ -333,10 +333,10 @@ struct rdma_addrinfo_event {
  * @src_status: 0, or why there is no source: -ENETUNREACH (no route),
  *	-ENODEV (the route's interface has no RDMA device, or not the
  *	device/port given in resolve.ibdev_name/port_num), -EOPNOTSUPP
- *	(source selection not attempted, e.g. RAI_PASSIVE), -EAFNOSUPPORT
- *	(an IPv6 destination, or an AF_IB one whose GID is not IPv4-mapped,
- *	while the kernel runs without IPv6, e.g. booted with
- *	ipv6.disable=1; the result itself is still returned)
+ *	(source selection not attempted: RAI_PASSIVE, RAI_NOROUTE),
+ *	-EAFNOSUPPORT (an IPv6 destination, or an AF_IB one whose GID is
+ *	not IPv4-mapped, while the kernel runs without IPv6, e.g. booted
+ *	with ipv6.disable=1; the result itself is still returned)
  * @route_len: 0 or RDMA_ADDRINFO_PATH_RECORD_SIZE
  * @service_record_len: 0 or RDMA_ADDRINFO_SERVICE_RECORD_SIZE
  * @ttl: seconds the answer remains valid (DNS key expiry, SA lease), or 0

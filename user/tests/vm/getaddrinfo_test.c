@@ -297,6 +297,8 @@ TEST(rai_noroute_suppresses_route_resolution)
 	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
 	EXPECT_EQ(0, res->ai_route_len);
 	EXPECT_EQ(NULL, res->ai_route);
+	/* No route: no source address selected either (librdmacm has none). */
+	EXPECT_EQ(0, res->ai_src_len);
 	rdma_freeaddrinfo(res);
 }
 
