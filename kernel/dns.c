@@ -677,8 +677,9 @@ static u32 rai_dns_batch_boot;
 
 /*
  * @req, which holds a slot, and the requests of its user waiting for one
- * in the same network namespace, oldest first, up to dns_batch_names: they
- * leave the wait with their slot queue's reference.  NULL when there are
+ * in the same network namespace, oldest first, up to dns_batch_names, all
+ * with names a batch can carry: they leave the wait with their slot
+ * queue's reference.  NULL when there are
  * none (or batches are off).
  */
 static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
@@ -689,7 +690,8 @@ static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 	struct rai_request *r, *tmp;
 
 	if (max < 2 || !READ_ONCE(rai_dns_helper) ||
-	    ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until))
+	    ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until) ||
+	    !rai_dns_batch_name_ok(req->node, req->node_len))
 		return NULL;
 	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
 	if (!batch)
@@ -699,7 +701,8 @@ static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 	list_for_each_entry_safe(r, tmp, &user->dns_waiting, slot_entry) {
 		if (batch->nr_reqs == max)
 			break;
-		if (r->file->net != req->file->net)
+		if (r->file->net != req->file->net ||
+		    !rai_dns_batch_name_ok(r->node, r->node_len))
 			continue;
 		list_del_init(&r->slot_entry);
 		rai_dns_batch_add(batch, r, r->node, r->node_len);
@@ -842,8 +845,9 @@ static void rai_dns_refresh(struct net *net, const char *name, u32 len)
 {
 	struct rai_dns_refresh *r;
 
-	if (ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until))
-		return;		/* the helper answers no batch */
+	if (ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until) ||
+	    !rai_dns_batch_name_ok(name, len))
+		return;		/* the helper answers no batch, or not of it */
 	if (atomic_inc_return(&rai_dns_refreshing) > RAI_DNS_REFRESH_MAX)
 		goto out;
 	r = kzalloc(struct_size(r, name, len + 1), GFP_KERNEL);

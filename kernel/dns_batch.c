@@ -37,6 +37,29 @@
 #define RAI_DNS_BATCH_TTL_MAX	86400
 
 /*
+ * May @name go in a batch?  Letters, digits, '-', '_' and '.' only: the
+ * names of the callout and of the helper's lines are separated by spaces
+ * and newlines, and dns_resolver takes a '#' in a key's payload for the
+ * start of its options.  Other names are asked for one by one.
+ */
+bool rai_dns_batch_name_ok(const char *name, u32 len)
+{
+	u32 i;
+
+	if (!len)
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		      c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Add @req, which asks for @name (@len bytes, kept by @req), to @batch,
  * with its name unless an earlier request has the same; false if the
  * batch is full.
@@ -129,7 +152,7 @@ static int rai_dns_batch_line(struct rai_dns_batch *batch, char *line,
  * answers point into it), all but its origin.  A name the helper did not
  * answer gets -EAGAIN.
  * -EPROTO if @payload is no batch answer (an older helper, or another
- * program, answered the key).
+ * program, answered the key), or was cut off.
  */
 int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
 			time64_t now)
@@ -143,6 +166,9 @@ int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
 		batch->names[i].answer.list = NULL;
 		batch->names[i].answer.expiry = 0;
 	}
+	/* Every line ends with a newline: none was cut off. */
+	if (!*payload || payload[strlen(payload) - 1] != '\n')
+		return -EPROTO;
 	line = strsep(&p, "\n");
 	if (!line || strcmp(line, RAI_DNS_BATCH_MAGIC))
 		return -EPROTO;

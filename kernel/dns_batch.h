@@ -45,6 +45,7 @@ struct rai_dns_batch {
 	unsigned int nr_names;
 };
 
+bool rai_dns_batch_name_ok(const char *name, u32 len);
 bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req,
 		       const char *name, u32 len);
 char *rai_dns_batch_callout(const struct rai_dns_batch *batch);

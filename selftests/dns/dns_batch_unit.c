@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * Host unit test of kernel/dns_batch.c: the names of a batch (each once),
+ * Host unit test of kernel/dns_batch.c: which names a batch may carry,
+ * the names of a batch (each once),
  * the callout information the helper reads, and the helper's answer as
  * the module parses it, well-formed and hostile (every -EPROTO path, with
  * each payload in a heap buffer of its own size, so that AddressSanitizer
@@ -74,6 +75,26 @@ static void test_add(void)
 	CHECK(b.nr_reqs == RAI_DNS_BATCH_MAX, "and stays full");
 	for (i = 0; i < b.nr_names; i++)
 		free((char *)b.names[i].name);
+}
+
+static void test_name_ok(void)
+{
+	static const char *const ok[] = {
+		"a", "peer.rai.test", "A-b_c.9", "xn--bcher-kva.example",
+	};
+	static const char *const bad[] = {
+		"a#b", "@x", "a b", "a\nb", "a,b", "a;b", "a:b", "a/b", "a*",
+		"caf\xc3\xa9.example", "%s", "a\\b",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		CHECK(rai_dns_batch_name_ok(ok[i], strlen(ok[i])),
+		      "'%s' may go in a batch", ok[i]);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(!rai_dns_batch_name_ok(bad[i], strlen(bad[i])),
+		      "name %u is asked for alone", i);
+	CHECK(!rai_dns_batch_name_ok("", 0), "an empty name is no name");
 }
 
 static void test_callout(void)
@@ -166,6 +187,9 @@ static void test_hostile(void)
 		      ret);
 	}
 	batch_of(&b, names, 1);
+	ret = parse(&b, "rai-batch\na.rai.test 0 5 192.0.2.1,192.0", NULL);
+	CHECK(ret == -EPROTO, "an answer cut off (no final newline): %d", ret);
+	batch_of(&b, names, 1);
 	ret = parse(&b, "rai-batch\n", NULL);
 	CHECK(ret == 0 && b.names[0].answer.status == -EAGAIN,
 	      "an answer with no names leaves each EAGAIN");
@@ -193,6 +217,9 @@ static void test_fuzz(void)
 			text[j] = i % 3 ? alphabet[rand() % (sizeof(alphabet) - 1)] :
 					  (char)(1 + rand() % 255);
 		text[j > strlen(text) ? j : strlen(text)] = '\0';
+		/* Half of them complete, as the helper always ends one. */
+		if (i % 4 < 2 && strlen(text) + 1 < sizeof(text))
+			strcat(text, "\n");
 		batch_of(&b, names, 2);
 		ret = parse(&b, text, NULL);
 		if (ret && ret != -EPROTO)
@@ -209,6 +236,7 @@ static void test_fuzz(void)
 int main(void)
 {
 	test_add();
+	test_name_ok();
 	test_callout();
 	test_answers();
 	test_hostile();

@@ -76,6 +76,14 @@
 #define BATCH_PREFIX		"@"
 /* A name's line: name, errno, ttl, list, three spaces and the newline. */
 #define BATCH_LINE_MAX		(NS_MAXDNAME + 32 + BATCH_LIST_MAX)
+/* The fields of a line around its name and list: " ERRNO TTL " and "\n". */
+#define BATCH_FIELDS_MAX	24
+/*
+ * The whole answer: dns_resolver keeps a payload's length in 16 bits, so
+ * a longer one would reach the module cut off.  Lists are shortened (at
+ * an address boundary) to fit.
+ */
+#define BATCH_PAYLOAD_MAX	65000
 
 static int verbose;
 
@@ -477,11 +485,28 @@ static int name_ok(const char *name)
  * A name not done within BATCH_DEADLINE_S is answered EAGAIN; its thread
  * goes on until the process exits.
  */
+/*
+ * How much of the list @list fits in @avail bytes: all of it, or up to
+ * the comma that ends the last address that fits; 0 if none does.
+ */
+static size_t list_fit(const char *list, long avail)
+{
+	size_t n = strlen(list);
+	const char *comma;
+
+	if (avail <= 0)
+		return 0;
+	if (n <= (size_t)avail)
+		return n;
+	comma = memrchr(list, ',', (size_t)avail + 1);
+	return comma ? (size_t)(comma - list) : 0;
+}
+
 static long batch_answer(char *names, char **out)
 {
 	struct timespec deadline;
 	pthread_attr_t attr;
-	size_t size, len;
+	size_t size, len, reserve;
 	unsigned int i;
 	pthread_t t;
 	char *tok, *save = NULL, *buf;
@@ -520,15 +545,28 @@ static long batch_answer(char *names, char **out)
 	       pthread_cond_timedwait(&batch.cond, &batch.lock, &deadline) == 0)
 		;
 
+	/* What the lines of the names after each one need at least. */
+	for (i = 0, reserve = 0; i < batch.nr; i++)
+		reserve += strlen(batch.names[i].name) + BATCH_FIELDS_MAX + 1;
 	len = (size_t)snprintf(buf, size, "%s\n", BATCH_MAGIC);
 	for (i = 0; i < batch.nr; i++) {
 		const struct batch_name *bn = &batch.names[i];
-		int done = bn->done;
+		int done = bn->done, err = done ? bn->err : EAGAIN;
+		size_t fit = 0;
 
-		len += (size_t)snprintf(buf + len, size - len, "%s %d %u %s\n",
-					bn->name, done ? bn->err : EAGAIN,
-					done ? bn->ttl : TEMPORARY_TTL_S,
-					done && !bn->err ? bn->list : "-");
+		reserve -= strlen(bn->name) + BATCH_FIELDS_MAX + 1;
+		if (!err) {
+			fit = list_fit(bn->list, BATCH_PAYLOAD_MAX - len - reserve -
+				       strlen(bn->name) - BATCH_FIELDS_MAX);
+			if (!fit)
+				err = EAGAIN;	/* not one address fits */
+		}
+		len += (size_t)snprintf(buf + len, size - len, "%s %d %u %.*s\n",
+					bn->name, err,
+					done && err == bn->err ? bn->ttl :
+					TEMPORARY_TTL_S,
+					err ? 1 : (int)fit,
+					err ? "-" : bn->list);
 		say(LOG_DEBUG, "%s: %s", bn->name,
 		    done ? (bn->err ? strerror(bn->err) : bn->list) :
 		    "no answer in time");
@@ -538,8 +576,12 @@ static long batch_answer(char *names, char **out)
 	return (long)len;
 }
 
-/* Answer the batch key @key: its callout information holds the names. */
-static int answer_batch(int32_t key)
+/*
+ * Answer the batch key @key ("rai:@ID"): its callout information holds
+ * the names.  A description of that form without a batch callout is a
+ * name like any other (@name).
+ */
+static int answer_batch(int32_t key, const char *name)
 {
 	char callout[BATCH_NAMES_MAX * NS_MAXDNAME + sizeof(BATCH_MAGIC) + 1];
 	char *payload = NULL;
@@ -553,7 +595,7 @@ static int answer_batch(int32_t key)
 		return -E2BIG;
 	callout[n] = '\0';
 	if (strncmp(callout, BATCH_MAGIC " ", strlen(BATCH_MAGIC " ")))
-		return -EINVAL;
+		return answer(key, name);
 	n = batch_answer(callout + strlen(BATCH_MAGIC " "), &payload);
 	if (n < 0)
 		return (int)n;
@@ -635,7 +677,7 @@ int main(int argc, char **argv)
 	}
 	ret = key_name(key, name, sizeof(name));
 	if (!ret && !strncmp(name, BATCH_PREFIX, strlen(BATCH_PREFIX)))
-		ret = answer_batch(key);
+		ret = answer_batch(key, name);
 	else if (!ret)
 		ret = answer(key, name);
 	else
