@@ -646,7 +646,7 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 			q->done(q->ctx, status, NULL, 0);
 		else
 			q->done(q->ctx, 0, res->rec, res->nrec);
-		/* Pairs with smp_load_acquire() in rai_sa_cancel(). */
+		/* Pairs with smp_load_acquire() in rai_sa_abort(). */
 		smp_store_release(&q->state, RAI_SA_DONE);
 		wake_up_all(&rai_sa_wait);
 		rai_sa_query_put(q);
@@ -1136,47 +1136,6 @@ int rai_sa_start_path(struct rai_sa_query *q, struct net *net,
 	return rai_sa_start(q, net, ibdev_name, port_num, &req, !sgid);
 }
 
-/* Convenience: allocate and start; ERR_PTR (and no @done) on failure. */
-static struct rai_sa_query *rai_sa_started(struct rai_sa_query *q, int ret)
-{
-	if (ret) {
-		rai_sa_query_put(q);
-		return ERR_PTR(ret);
-	}
-	return q;
-}
-
-struct rai_sa_query *rai_sa_query_service(struct net *net,
-					  const char *ibdev_name, u32 port_num,
-					  u64 service_id, bool by_id,
-					  const char *name, size_t name_len,
-					  rai_sa_done_fn done, void *ctx,
-					  gfp_t gfp)
-{
-	struct rai_sa_query *q = rai_sa_query_alloc(done, ctx, gfp);
-
-	if (!q)
-		return ERR_PTR(-ENOMEM);
-	return rai_sa_started(q, rai_sa_start_service(q, net, ibdev_name,
-						      port_num, service_id,
-						      by_id, name, name_len));
-}
-
-struct rai_sa_query *rai_sa_query_path(struct net *net,
-				       const char *ibdev_name, u32 port_num,
-				       const u8 *dgid, const u8 *sgid, u16 pkey,
-				       rai_sa_done_fn done, void *ctx,
-				       gfp_t gfp)
-{
-	struct rai_sa_query *q = rai_sa_query_alloc(done, ctx, gfp);
-
-	if (!q)
-		return ERR_PTR(-ENOMEM);
-	return rai_sa_started(q, rai_sa_start_path(q, net, ibdev_name,
-						   port_num, dgid, sgid,
-						   pkey));
-}
-
 int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
 		     u8 *gid)
 {
@@ -1248,17 +1207,6 @@ bool rai_sa_abort(struct rai_sa_query *q)
 		rai_sa_query_put(q);	/* the op's */
 	}
 	return dropped;
-}
-
-bool rai_sa_cancel(struct rai_sa_query *q)
-{
-	bool took;
-
-	if (IS_ERR_OR_NULL(q))
-		return false;
-	took = rai_sa_abort(q);
-	rai_sa_query_put(q);
-	return took;
 }
 
 /* ---- devices ---------------------------------------------------------- */
