@@ -19,7 +19,6 @@
  * callbacks, event handlers and our work items all run in process
  * context; rai_sa_lock is never taken in interrupt context.
  */
-#include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/inet.h>
 #include <linux/jiffies.h>
@@ -31,7 +30,6 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -47,6 +45,7 @@
 #include "main.h"
 #include "sa_client.h"
 #include "sa_wire.h"
+#include "stats.h"
 
 /* ---- parameters ------------------------------------------------------- */
 
@@ -119,57 +118,6 @@ MODULE_PARM_DESC(sa_cache_max, "Cached SA answers per port at most (default 256)
 module_param_named(sa_max_records, rai_sa_max_records, uint, 0644);
 MODULE_PARM_DESC(sa_max_records,
 		 "Records of one SA answer kept at most, the rest ignored (default 1024)");
-
-/* ---- counters --------------------------------------------------------- */
-
-enum rai_sa_stat {
-	RAI_SA_STAT_QUERIES,
-	RAI_SA_STAT_MADS,
-	RAI_SA_STAT_COALESCED,
-	RAI_SA_STAT_CACHE_HITS,
-	RAI_SA_STAT_ANSWERS,
-	RAI_SA_STAT_NO_RECORDS,
-	RAI_SA_STAT_TIMEOUTS,
-	RAI_SA_STAT_MALFORMED,
-	RAI_SA_STAT_REMOTE_ERRORS,
-	RAI_SA_STAT_NO_SA,
-	RAI_SA_STAT_CANCELLED,
-	RAI_SA_STAT_DEV_REMOVED,
-	RAI_SA_STAT_MAX
-};
-
-static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {
-	[RAI_SA_STAT_QUERIES] = "queries",
-	[RAI_SA_STAT_MADS] = "mads_sent",
-	[RAI_SA_STAT_COALESCED] = "coalesced",
-	[RAI_SA_STAT_CACHE_HITS] = "cache_hits",
-	[RAI_SA_STAT_ANSWERS] = "answers",
-	[RAI_SA_STAT_NO_RECORDS] = "no_records",
-	[RAI_SA_STAT_TIMEOUTS] = "timeouts",
-	[RAI_SA_STAT_MALFORMED] = "malformed",
-	[RAI_SA_STAT_REMOTE_ERRORS] = "remote_errors",
-	[RAI_SA_STAT_NO_SA] = "no_sa",
-	[RAI_SA_STAT_CANCELLED] = "cancelled",
-	[RAI_SA_STAT_DEV_REMOVED] = "device_removed",
-};
-
-static atomic64_t rai_sa_stats[RAI_SA_STAT_MAX];
-
-static void rai_sa_stat_inc(enum rai_sa_stat s)
-{
-	atomic64_inc(&rai_sa_stats[s]);
-}
-
-static int rai_sa_stats_show(struct seq_file *m, void *v)
-{
-	int i;
-
-	for (i = 0; i < RAI_SA_STAT_MAX; i++)
-		seq_printf(m, "%s %lld\n", rai_sa_stat_names[i],
-			   (long long)atomic64_read(&rai_sa_stats[i]));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(rai_sa_stats);
 
 /* ---- objects ---------------------------------------------------------- */
 
@@ -1322,7 +1270,6 @@ static struct ib_client rai_sa_client = {
 
 int rai_sa_init(void)
 {
-	struct dentry *dir;
 	int ret;
 
 	rai_sa_wq = alloc_workqueue("rai_sa", WQ_UNBOUND, 0);
@@ -1333,21 +1280,11 @@ int rai_sa_init(void)
 		destroy_workqueue(rai_sa_wq);
 		return ret;
 	}
-	/* Beside the module's other counters when they exist. */
-	dir = debugfs_lookup(KBUILD_MODNAME, NULL);
-	debugfs_create_file(dir ? "sa" : KBUILD_MODNAME "_sa", 0444, dir, NULL,
-			    &rai_sa_stats_fops);
-	dput(dir);
 	return 0;
 }
 
 void rai_sa_exit(void)
 {
-	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
-
-	/* Looked up again: the directory may be gone already. */
-	debugfs_lookup_and_remove(dir ? "sa" : KBUILD_MODNAME "_sa", dir);
-	dput(dir);
 	/* Removes every device: every query has completed after this. */
 	ib_unregister_client(&rai_sa_client);
 	destroy_workqueue(rai_sa_wq);

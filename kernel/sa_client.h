@@ -16,7 +16,7 @@
  * Identical queries in flight on a port share one MAD; successful answers
  * are cached per port for sa_cache_ttl_ms (0: no cache), and the cache is
  * dropped on every SM/port event and when sa_gid changes.  Counters are in
- * <debugfs>/rdma_addrinfo/sa.
+ * <debugfs>/rdma_addrinfo/sa (stats.h).
  *
  * Query lifetime
  * --------------
@@ -42,11 +42,6 @@
  * rai_sa_query_get() and rai_sa_query_put() take and drop references to
  * the handle; the last put frees it.  sa_backend.c shows the pattern: a
  * slot that whoever empties it (@done or the cancel path) owns.
- *
- * The counters of <debugfs>/rdma_addrinfo/sa: queries (started on a port),
- * mads_sent, coalesced (joined a MAD in flight), cache_hits, answers,
- * no_records, timeouts, malformed, remote_errors (error MAD status),
- * no_sa, cancelled, device_removed.
  *
  * Completion statuses (those of the ABI header):
  *  0            at least one record (@nrec >= 1)
