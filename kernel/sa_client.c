@@ -883,10 +883,11 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	return send_buf;
 }
 
-static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
-			   struct ib_device *ibdev, const char *name,
-			   u32 port_num, struct rai_sa_req *req,
-			   bool default_sgid)
+/* rai_sa_start() under rai_sa_rwsem (read). */
+static int rai_sa_start_locked(struct rai_sa_query *q, struct net *net,
+			       struct ib_device *ibdev, const char *name,
+			       u32 port_num, struct rai_sa_req *req,
+			       bool default_sgid)
 {
 	struct ib_mad_send_buf *send_buf;
 	struct rai_sa_result *res = NULL;
@@ -897,7 +898,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 	int ret;
 	u32 gen;
 
-	down_read(&rai_sa_rwsem);
+	lockdep_assert_held(&rai_sa_rwsem);
 	port = rai_sa_find_port(net, ibdev, name, port_num);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
@@ -927,7 +928,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 			if (!joined)
 				goto err;
 			rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
-			goto out;
+			return 0;
 		}
 	}
 	spin_unlock(&rai_sa_lock);
@@ -951,7 +952,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 		}
 		queue_work(rai_sa_wq, &op->work);
 		rai_sa_stat_inc(RAI_SA_STAT_CACHE_HITS);
-		goto out;
+		return 0;
 	}
 	op->ah = ah;
 	send_buf = rai_sa_op_mad(op, q->gfp);
@@ -973,7 +974,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 		if (!joined)
 			goto err;
 		rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
-		goto out;
+		return 0;
 	}
 	op->send_buf = send_buf;
 	rai_sa_join(op, q);
@@ -1002,20 +1003,16 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 		op->status = -EHOSTUNREACH;
 		queue_work(rai_sa_wq, &op->work);
 		/* Aborted meanwhile: the abort took it, report that. */
-		up_read(&rai_sa_rwsem);
 		return ours ? -EHOSTUNREACH : -ECANCELED;
 	}
 	/* op may be gone already: not touched again. */
 	rai_sa_stat_inc(RAI_SA_STAT_MADS);
-out:
-	up_read(&rai_sa_rwsem);
 	return 0;
 
 err_ah:
 	rai_sa_ah_put(ah);
 	rai_sa_result_put(res);
 err:
-	up_read(&rai_sa_rwsem);
 	return rai_sa_start_failed(q, ret);
 }
 
@@ -1026,8 +1023,10 @@ static int rai_sa_start(struct rai_sa_query *q, struct net *net,
 	struct ib_device *ibdev = rai_sa_device_get(name);
 	int ret;
 
-	ret = rai_sa_start_on(q, net, ibdev, name, port_num, req,
-			      default_sgid);
+	down_read(&rai_sa_rwsem);
+	ret = rai_sa_start_locked(q, net, ibdev, name, port_num, req,
+				  default_sgid);
+	up_read(&rai_sa_rwsem);
 	rai_sa_device_put(ibdev);
 	return ret;
 }
