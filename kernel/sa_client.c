@@ -97,8 +97,10 @@ void rai_sa_query_put(struct rai_sa_query *q)
 
 /* ---- completion ------------------------------------------------------- */
 
+/* Take @op off its port's list of ops to join (under rai_sa_lock). */
 static void rai_sa_op_unlist(struct rai_sa_op *op)
 {
+	lockdep_assert_held(&rai_sa_lock);
 	if (op->listed) {
 		list_del(&op->node);
 		op->listed = false;
@@ -302,6 +304,7 @@ static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
 {
 	struct rai_sa_op *op;
 
+	lockdep_assert_held(&rai_sa_lock);
 	list_for_each_entry(op, &port->ops, node)
 		if (op->gen == gen && !memcmp(&op->req, req, sizeof(*req)))
 			return op;
@@ -314,6 +317,7 @@ static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
  */
 static bool rai_sa_join(struct rai_sa_op *op, struct rai_sa_query *q)
 {
+	lockdep_assert_held(&rai_sa_lock);
 	if (q->state != RAI_SA_IDLE)
 		return false;
 	q->state = RAI_SA_PENDING;

@@ -157,7 +157,7 @@ void rai_sa_result_put(struct rai_sa_result *res)
 		kref_put(&res->ref, rai_sa_result_release);
 }
 
-/* ---- the cache (under rai_sa_lock) ------------------------------------ */
+/* ---- the cache -------------------------------------------------------- */
 
 void rai_sa_cache_free_list(struct list_head *list)
 {
@@ -170,12 +170,13 @@ void rai_sa_cache_free_list(struct list_head *list)
 	}
 }
 
-/* A cached answer to @req, referenced, or NULL. */
+/* A cached answer to @req, referenced, or NULL (under rai_sa_lock). */
 struct rai_sa_result *rai_sa_cache_get(struct rai_sa_port *port,
 				       const struct rai_sa_req *req)
 {
 	struct rai_sa_cache_ent *e;
 
+	lockdep_assert_held(&rai_sa_lock);
 	if (!READ_ONCE(rai_sa_cache_ttl_ms))
 		return NULL;
 	list_for_each_entry(e, &port->cache, node) {
@@ -189,13 +190,17 @@ struct rai_sa_result *rai_sa_cache_get(struct rai_sa_port *port,
 	return NULL;
 }
 
-/* Insert @e, moving replaced and evicted entries to @old. */
+/*
+ * Insert @e, moving replaced and evicted entries to @old (under
+ * rai_sa_lock).
+ */
 static void rai_sa_cache_insert(struct rai_sa_port *port,
 				struct rai_sa_cache_ent *e,
 				struct list_head *old)
 {
 	struct rai_sa_cache_ent *c, *tmp;
 
+	lockdep_assert_held(&rai_sa_lock);
 	list_for_each_entry_safe(c, tmp, &port->cache, node) {
 		if (memcmp(&c->req, &e->req, sizeof(e->req)) &&
 		    time_before(jiffies, c->expires))
@@ -233,11 +238,12 @@ struct rai_sa_cache_ent *rai_sa_cache_ent_alloc(const struct rai_sa_req *req,
 /*
  * Cache @ent, an answer of generation @gen, unless the port has moved on
  * (or is going): then, and for entries it replaces or evicts, moved to
- * @old for rai_sa_cache_free_list().
+ * @old for rai_sa_cache_free_list() (under rai_sa_lock).
  */
 void rai_sa_cache_add(struct rai_sa_port *port, struct rai_sa_cache_ent *ent,
 		      u32 gen, struct list_head *old)
 {
+	lockdep_assert_held(&rai_sa_lock);
 	if (gen == port->gen && !port->dead)
 		rai_sa_cache_insert(port, ent, old);
 	else
@@ -413,7 +419,8 @@ static int rai_sa_build_ah(struct rai_sa_port *port, struct rai_sa_ah **ahp)
  * event in between makes the new address stale, and it is built again
  * (rai_sa_addr_install()).  Should events keep coming, the last one built
  * serves this query only, under the generation it was built for, so that
- * its answer is never cached under a newer one.
+ * its answer is never cached under a newer one.  Under rai_sa_rwsem (read),
+ * which keeps @port alive.
  */
 struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
 {
@@ -424,6 +431,7 @@ struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
 	LIST_HEAD(stale);
 	u32 built_gen;
 
+	lockdep_assert_held(&rai_sa_rwsem);
 	mutex_lock(&port->ah_mutex);
 	for (tries = 1; ; tries++) {
 		gid_gen = atomic_read(&rai_sa_gid_gen);
@@ -508,6 +516,7 @@ struct rai_sa_port *rai_sa_find_port(struct net *net, struct ib_device *ibdev,
 	struct ib_device *found = NULL;
 	struct rai_sa_dev *dev;
 
+	lockdep_assert_held(&rai_sa_rwsem);
 #ifdef RAI_IB_DEVICE_NAME_IN_PLACE
 	list_for_each_entry(dev, &rai_sa_devs, node)
 		if (!strncmp(dev->ibdev->name, name, IB_DEVICE_NAME_MAX) &&

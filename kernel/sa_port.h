@@ -77,7 +77,8 @@ struct rai_sa_result {
  * @cache: cached answers, oldest first
  * @ncache: entries in @cache
  *
- * Everything but @dev, @port_num and @agent is under rai_sa_lock.
+ * @ah, @ah_gid_gen, @gen, @dead, @ops, @cache and @ncache are written
+ * under rai_sa_lock; a new @ah is installed under @ah_mutex as well.
  */
 struct rai_sa_port {
 	struct rai_sa_dev *dev;
