@@ -48,6 +48,16 @@ MODULE_PARM_DESC(sa_max_records,
 
 /* ---- objects ---------------------------------------------------------- */
 
+/*
+ * An op is one request to the SA, keyed by its bytes (struct rai_sa_req)
+ * and the port's generation.  While its MAD is in flight it is listed on
+ * the port, and an identical query started meanwhile joins it as another
+ * waiter instead of sending a MAD of its own (coalescing: N callers
+ * asking the same at job start cost one MAD).  It is unlisted when it
+ * ends, or when its last waiter is aborted, and is never joined again.
+ * An op without a MAD (a cache hit, or a send that failed after others
+ * joined) is delivered from rai_sa_wq.
+ */
 struct rai_sa_op {
 	struct rai_sa_port *port;
 	struct list_head node;		/* port->ops, while listed */
@@ -62,10 +72,23 @@ struct rai_sa_op {
 	struct rai_sa_req req;
 };
 
+/*
+ * A query's state, under rai_sa_lock (RUNNING to DONE without it):
+ *
+ *	IDLE -> PENDING		a start joined it to an op
+ *	IDLE -> FAILED		a start failed; done() will not be called
+ *	IDLE -> CANCELLED	aborted before the start: the start fails
+ *				with -ECANCELED
+ *	PENDING -> CANCELLED	aborted: off the op's waiters, no done()
+ *	PENDING -> FAILED	the op's MAD could not be posted (start)
+ *	PENDING -> RUNNING	the op ended: done() is being called
+ *	RUNNING -> DONE		done() returned (release; rai_sa_abort()
+ *				waits for it with an acquire)
+ */
 enum rai_sa_state {
 	RAI_SA_IDLE,		/* allocated, not started */
 	RAI_SA_FAILED,		/* the start failed: no done() */
-	RAI_SA_PENDING,
+	RAI_SA_PENDING,		/* a waiter of q->op */
 	RAI_SA_RUNNING,		/* done() is being called */
 	RAI_SA_DONE,
 	RAI_SA_CANCELLED,
@@ -76,7 +99,7 @@ struct rai_sa_query {
 	struct list_head node;	/* op->waiters */
 	struct rai_sa_op *op;
 	int state;		/* enum rai_sa_state, under rai_sa_lock */
-	struct task_struct *runner;
+	struct task_struct *runner;	/* calling done(): may abort itself */
 	rai_sa_done_fn done;
 	void *ctx;
 	gfp_t gfp;
@@ -132,6 +155,11 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 	if (!status && op->ah)
 		ent = rai_sa_cache_ent_alloc(&op->req, res);
 
+	/*
+	 * No new waiter from here on, and no abort takes one back: an abort
+	 * from another thread waits for DONE, one from done() itself
+	 * (runner) returns at once.
+	 */
 	spin_lock(&rai_sa_lock);
 	rai_sa_op_unlist(op);
 	list_splice_init(&op->waiters, &waiters);
@@ -174,7 +202,19 @@ static struct rai_sa_result *rai_sa_result_err(int status)
 	return res;
 }
 
-/* Check and copy an answer; never NULL unless out of memory. */
+/*
+ * Check and copy an answer; never NULL unless out of memory.
+ *
+ * A multi-packet answer (SubnAdmGetTableResp over RMPP, IBA 13.6) has been
+ * reassembled by the MAD layer, which also sent the ACKs: @wc->rmpp_list
+ * holds the segments in order, each a whole 256-byte MAD whose SA data
+ * (200 bytes) follows the 56 bytes of MAD, RMPP and SA headers, and
+ * @wc->mad_len is 56 plus the payload.  ib_coalesce_recv_mad() is not
+ * exported, so the segments are handed to sa_wire.c as they are: it checks
+ * every header and length against the request and reads the records,
+ * AttributeOffset * 8 bytes apart, across segment boundaries.  Records
+ * beyond sa_max_records are dropped.
+ */
 static struct rai_sa_result *rai_sa_parse(struct rai_sa_op *op,
 					  struct ib_mad_recv_wc *wc)
 {
@@ -214,6 +254,13 @@ out:
 	return res;
 }
 
+/*
+ * An answer, matched by the MAD layer to the request it answers (by TID)
+ * and given with that request's send buffer, before the send completes;
+ * the op ends in rai_sa_send_handler().  Without a send buffer it answers
+ * nothing of ours (a late or duplicate response) and is dropped, as is a
+ * second answer to one request.
+ */
 static void rai_sa_recv_handler(struct ib_mad_agent *agent,
 				struct ib_mad_send_buf *send_buf,
 				struct ib_mad_recv_wc *wc)
@@ -231,7 +278,15 @@ static void rai_sa_recv_handler(struct ib_mad_agent *agent,
 	ib_free_recv_mad(wc);
 }
 
-/* The status of an op whose MAD came back without an answer. */
+/*
+ * The status of an op whose MAD came back without an answer (the mapping
+ * is rai_sa_send_status(), sa_wire.c): IB_WC_RESP_TIMEOUT_ERR after
+ * sa_retries resends, sa_timeout_ms apart (-ETIMEDOUT);
+ * IB_WC_WR_FLUSH_ERR when the agent was unregistered by a device removal
+ * (-ENODEV) or the MAD cancelled, its last waiter gone; IB_WC_SUCCESS
+ * when no response was handed over (-EPROTO); any other error when the
+ * MAD could not be sent (-EHOSTUNREACH).
+ */
 static void rai_sa_send_failed(struct rai_sa_op *op, enum ib_wc_status wc)
 {
 	struct rai_sa_port *port = op->port;
@@ -262,6 +317,11 @@ static void rai_sa_send_failed(struct rai_sa_op *op, enum ib_wc_status wc)
 		rai_sa_port_forget_ah(port, op->ah);
 }
 
+/*
+ * The MAD layer is done with a request: answered (op->res from the
+ * receive handler), or not (rai_sa_send_failed()).  Either way the op
+ * ends here, once per MAD, and its waiters are called.
+ */
 static void rai_sa_send_handler(struct ib_mad_agent *agent,
 				struct ib_mad_send_wc *wc)
 {
@@ -298,7 +358,10 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 
 /* ---- starting and cancelling ------------------------------------------ */
 
-/* An identical op in flight on @port (under rai_sa_lock). */
+/*
+ * An identical op in flight on @port (under rai_sa_lock): same request
+ * bytes, and asked of the same SA (the port's generation @gen).
+ */
 static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
 					const struct rai_sa_req *req, u32 gen)
 {
@@ -355,7 +418,13 @@ static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
 	return op;
 }
 
-/* A MAD for @op, or an ERR_PTR. */
+/*
+ * A MAD for @op, or an ERR_PTR: one 256-byte MAD to QP1 of the SA, with
+ * the common MAD header (SubnAdm class, class version 2) and the SA
+ * header and query record from sa_wire.c.  Requests always fit in one
+ * MAD (no RMPP when sending).  The MAD layer resends it sa_retries times,
+ * sa_timeout_ms apart, until an answer comes.
+ */
 static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 {
 	struct ib_mad_agent *agent = op->port->agent;
@@ -372,7 +441,11 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	hdr->base_version = IB_MGMT_BASE_VERSION;
 	hdr->mgmt_class = IB_MGMT_CLASS_SUBN_ADM;
 	hdr->class_version = IB_SA_CLASS_VERSION;
-	/* Answers are routed to the agent by the high 32 bits. */
+	/*
+	 * The MAD layer routes answers to the agent by the high 32 bits of
+	 * the TID (its hi_tid) and matches them to the send by the whole
+	 * TID: a counter below makes each request's TID unique.
+	 */
 	tid = atomic_inc_return(&rai_sa_tid);
 	hdr->tid = cpu_to_be64((u64)agent->hi_tid << 32 | tid);
 	rai_sa_req_to_mad(&op->req, send_buf->mad);
@@ -383,7 +456,13 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	return send_buf;
 }
 
-/* rai_sa_start() under rai_sa_rwsem (read). */
+/*
+ * rai_sa_start() under rai_sa_rwsem (read), which keeps the port alive.
+ * In order: the port and its SA's address (built on first use); the
+ * answer from the port's cache; else an identical op in flight to join;
+ * else a new op and its MAD.  rai_sa_lock is dropped to allocate, so the
+ * search for an op to join is repeated before the new one is listed.
+ */
 static int rai_sa_start_locked(struct rai_sa_query *q, struct net *net,
 			       struct ib_device *ibdev, const char *name,
 			       u32 port_num, struct rai_sa_req *req,
@@ -412,6 +491,7 @@ static int rai_sa_start_locked(struct rai_sa_query *q, struct net *net,
 			rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
 		goto err;
 	}
+	/* A PathRecord from "us": the GID the port faces its SA with. */
 	if (default_sgid)
 		memcpy(req->rec + RAI_SA_PR_OFF_SGID, ah->sgid.raw, 16);
 
@@ -504,7 +584,7 @@ static int rai_sa_start_locked(struct rai_sa_query *q, struct net *net,
 		/* Aborted meanwhile: the abort took it, report that. */
 		return ours ? -EHOSTUNREACH : -ECANCELED;
 	}
-	/* op may be gone already: not touched again. */
+	/* Answered (or failed) already, op may be gone: not touched again. */
 	rai_sa_stat_inc(RAI_SA_STAT_MADS);
 	return 0;
 
@@ -576,6 +656,7 @@ int rai_sa_start_path(struct rai_sa_query *q, struct net *net,
 	static const u8 zero[16];
 	struct rai_sa_req req;
 
+	/* No @sgid: filled in with the port's own once the port is known. */
 	if (!dgid)
 		return rai_sa_start_failed(q, -EINVAL);
 	rai_sa_req_path(&req, dgid, sgid ? sgid : zero, pkey);
@@ -602,13 +683,18 @@ bool rai_sa_abort(struct rai_sa_query *q)
 		dropped = true;
 		op = q->op;
 		if (list_empty(&op->waiters)) {
-			/* Nobody wants it any more: no new joiners either. */
+			/*
+			 * Nobody wants it any more: no new joiners either.
+			 * Its MAD, if still with the MAD layer, completes
+			 * flushed and the op ends there with no waiter.
+			 */
 			rai_sa_op_unlist(op);
 			if (op->send_buf)
 				ib_cancel_mad(op->send_buf);
 		}
 		break;
 	case RAI_SA_RUNNING:
+		/* Too late; wait for done() unless called from it. */
 		wait = q->runner != current;
 		break;
 	default:
@@ -627,6 +713,7 @@ bool rai_sa_abort(struct rai_sa_query *q)
 	return dropped;
 }
 
+/* The ports below register the MAD handlers of the queries above. */
 int rai_sa_init(void)
 {
 	return rai_sa_port_init(rai_sa_send_handler, rai_sa_recv_handler);

@@ -1,22 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rdma_addrinfo: the module's own InfiniBand SA client (kernels before
- * 6.18 export no ServiceRecord query).
- *
- * One GSI MAD agent (RMPP version 1) per IB-capable port of every RDMA
- * device.  The SA is addressed as follows:
- *  - InfiniBand link layer: the port's SM (sm_lid, sm_sl, default P_Key),
- *    forgotten on port, LID, P_Key, SM change and client-reregister events
- *    and looked up again by the next query;
- *  - RoCE: the GID in module parameter sa_gid ("fd00::2", or an IPv4
- *    address for a RoCEv2/IPv4 GID), reached from the RoCEv2 GID of the
- *    port that best matches it (same kind, longest common prefix).  Empty:
- *    the port has no SA (-EHOSTUNREACH).
- *
- * Identical queries in flight on a port share one MAD; successful answers
- * are cached per port for sa_cache_ttl_ms (0: no cache), and the cache is
- * dropped on every SM/port event and when sa_gid changes.  Counters are in
- * <debugfs>/rdma_addrinfo/sa (stats.h).
+ * 6.18 export no ServiceRecord query): SubnAdmGetTable(ServiceRecord) and
+ * SubnAdmGet(PathRecord) on one port of an RDMA device, sent to that
+ * port's SA (sa_port.c: the SM on InfiniBand, the sa_gid parameter on
+ * RoCE; Documentation/admin-guide.rst), with sa_timeout_ms and sa_retries.
+ * Identical queries may share one MAD and one answer, and answers may come
+ * from a per-port cache (sa_cache_ttl_ms); a caller cannot tell.
  *
  * Query lifetime
  * --------------

@@ -10,6 +10,17 @@
  * ib_client add callback to remove; rai_sa_ah, the SA's address as a port
  * last built it; rai_sa_cache_ent, a cached answer.
  *
+ * Where the SA is:
+ *  - InfiniBand link layer: the SA lives at the port's SM (PortInfo
+ *    SMLID/SMSL), QP1 of that LID; rai_sa_build_ib_ah().  Port, LID,
+ *    P_Key, GID, SM change and client-reregister events forget the
+ *    address (rai_sa_event()); the next query looks it up again.
+ *  - RoCE: there is no SM, hence no SA, unless module parameter sa_gid
+ *    names one (an IPv6 address, or an IPv4 address for a RoCEv2/IPv4
+ *    GID); it is reached from the RoCEv2 GID of the port that matches it
+ *    best; rai_sa_build_roce_ah().  Empty: the port has no SA
+ *    (-EHOSTUNREACH).
+ *
  * Locking: rai_sa_rwsem and rai_sa_lock as sa_port.h says;
  * port->ah_mutex serialises building an address handle.  MAD layer
  * callbacks, event handlers and work items all run in process context.
@@ -159,6 +170,18 @@ void rai_sa_result_put(struct rai_sa_result *res)
 
 /* ---- the cache -------------------------------------------------------- */
 
+/*
+ * Each port keeps the successful answers of its SA for sa_cache_ttl_ms
+ * (0: no cache), at most sa_cache_max of them, oldest first.  The key is
+ * the request's bytes (struct rai_sa_req): a query with the same bytes on
+ * the same port gets the same records.  Only answers that came from the
+ * SA are cached (never errors, never a cache hit again), and only under
+ * the generation of the port they were asked in: every port event that
+ * may change the SA, and a new sa_gid, drop the whole cache
+ * (rai_sa_port_reset(), rai_sa_get_ah()).  Entries are taken off the list
+ * under rai_sa_lock and freed after it (rai_sa_cache_free_list()).
+ */
+
 void rai_sa_cache_free_list(struct list_head *list)
 {
 	struct rai_sa_cache_ent *e, *tmp;
@@ -182,6 +205,7 @@ struct rai_sa_result *rai_sa_cache_get(struct rai_sa_port *port,
 	list_for_each_entry(e, &port->cache, node) {
 		if (memcmp(&e->req, req, sizeof(*req)))
 			continue;
+		/* Expired: left for the next insertion to drop. */
 		if (time_after_eq(jiffies, e->expires))
 			return NULL;
 		kref_get(&e->res->ref);
@@ -201,6 +225,7 @@ static void rai_sa_cache_insert(struct rai_sa_port *port,
 	struct rai_sa_cache_ent *c, *tmp;
 
 	lockdep_assert_held(&rai_sa_lock);
+	/* The answer @e replaces, and every expired one, go. */
 	list_for_each_entry_safe(c, tmp, &port->cache, node) {
 		if (memcmp(&c->req, &e->req, sizeof(e->req)) &&
 		    time_before(jiffies, c->expires))
@@ -210,6 +235,7 @@ static void rai_sa_cache_insert(struct rai_sa_port *port,
 	}
 	list_add_tail(&e->node, &port->cache);
 	port->ncache++;
+	/* Over sa_cache_max (read once per call, at least 1): oldest first. */
 	while (port->ncache > max(READ_ONCE(rai_sa_cache_max), 1U)) {
 		list_move(port->cache.next, old);
 		port->ncache--;
@@ -252,7 +278,11 @@ void rai_sa_cache_add(struct rai_sa_port *port, struct rai_sa_cache_ent *ent,
 
 /* ---- SA address ------------------------------------------------------- */
 
-/* Forget the AH and the cache: the SA may have changed. */
+/*
+ * Forget the AH and the cache: the SA may have changed.  The new
+ * generation also keeps ops in flight from being joined by new queries
+ * (sa_client.c compares it) and their answers out of the cache.
+ */
 static void rai_sa_port_reset(struct rai_sa_port *port)
 {
 	struct rai_sa_ah *ah;
@@ -283,6 +313,7 @@ void rai_sa_port_forget_ah(struct rai_sa_port *port, struct rai_sa_ah *bad)
 	rai_sa_ah_put(ah);
 }
 
+/* The SA of an InfiniBand port: QP1 at the SM's LID, with the SM's SL. */
 static int rai_sa_build_ib_ah(struct rai_sa_port *port, struct rai_sa_ah *ah)
 {
 	struct ib_device *ibdev = port->dev->ibdev;
@@ -293,9 +324,15 @@ static int rai_sa_build_ib_ah(struct rai_sa_port *port, struct rai_sa_ah *ah)
 	ret = ib_query_port(ibdev, port->port_num, &attr);
 	if (ret)
 		return ret;
+	/* No SM yet (LID 0), or a multicast LID: there is no SA to ask. */
 	if (attr.state != IB_PORT_ACTIVE || !attr.sm_lid ||
 	    attr.sm_lid >= be16_to_cpu(IB_MULTICAST_LID_BASE))
 		return -EHOSTUNREACH;
+	/*
+	 * SA MADs go out with the full default P_Key (0xffff, IBA 15.4.2),
+	 * index 0 if the table lacks it; the GSI Q_Key and QP1 are the MAD
+	 * layer's.  Our GID facing the SA is GID 0 of the port.
+	 */
 	if (ib_find_pkey(ibdev, port->port_num, IB_DEFAULT_PKEY_FULL,
 			 &ah->pkey_index))
 		ah->pkey_index = 0;
@@ -306,6 +343,7 @@ static int rai_sa_build_ib_ah(struct rai_sa_port *port, struct rai_sa_ah *ah)
 	rdma_ah_set_dlid(&ah_attr, attr.sm_lid);
 	rdma_ah_set_sl(&ah_attr, attr.sm_sl);
 	rdma_ah_set_port_num(&ah_attr, port->port_num);
+	/* Where the port requires a GRH: to the SA's well-known GUID. */
 	if (rdma_is_grh_required(ibdev, port->port_num)) {
 		rdma_ah_set_ah_flags(&ah_attr, IB_AH_GRH);
 		rdma_ah_set_subnet_prefix(&ah_attr,
@@ -359,6 +397,13 @@ static int rai_sa_pick_sgid(struct rai_sa_port *port,
 	return best;
 }
 
+/*
+ * The SA of a RoCE port: sa_gid, reached with a GRH (hop limit 64, flow
+ * label and traffic class 0) from the port's RoCEv2 GID that matches it
+ * best, P_Key index 0.  Prefer IPv6 GIDs: with IPv4-mapped ones the MAD
+ * layer of 6.1 drops the responses (rcv_has_same_gid() compares the raw
+ * GRH area, which RoCEv2/IPv4 leaves partly undefined).
+ */
 static int rai_sa_build_roce_ah(struct rai_sa_port *port,
 				struct rai_sa_ah *ah)
 {
@@ -386,9 +431,13 @@ static int rai_sa_build_roce_ah(struct rai_sa_port *port,
 	return PTR_ERR_OR_ZERO(ah->ah);
 }
 
-/* Builds of an SA address undone by port events before one is kept. */
+/*
+ * Builds of an SA address undone by port events before one is kept
+ * (rai_sa_get_ah()).
+ */
 #define RAI_SA_AH_TRIES		3
 
+/* A new address of the port's SA, by the port's link layer. */
 static int rai_sa_build_ah(struct rai_sa_port *port, struct rai_sa_ah **ahp)
 {
 	struct rai_sa_ah *ah;
@@ -579,6 +628,7 @@ static void rai_sa_event(struct ib_event_handler *handler,
 		container_of(handler, struct rai_sa_dev, event_handler);
 	u32 p = event->element.port_num;
 
+	/* The events after which the SA, or our way to it, may differ. */
 	switch (event->event) {
 	case IB_EVENT_PORT_ERR:
 	case IB_EVENT_PORT_ACTIVE:
@@ -598,6 +648,16 @@ static void rai_sa_event(struct ib_event_handler *handler,
 
 static struct ib_client rai_sa_client;
 
+/*
+ * A new RDMA device: one GSI MAD agent per port that speaks IB MADs (IB
+ * and RoCE), registered for RMPP version 1 so that the MAD layer
+ * reassembles multi-segment answers (SubnAdmGetTableResp) and sends the
+ * RMPP ACKs.  Registered without a method mask, the agent gets only the
+ * responses to its own requests, which the MAD layer finds by the high
+ * 32 bits of their TID (rai_sa_op_mad()).  A device
+ * without any agent is not ours (-EOPNOTSUPP); a port without one has no
+ * SA (-EHOSTUNREACH).
+ */
 static int rai_sa_add_one(struct ib_device *ibdev)
 {
 	u32 start = rdma_start_port(ibdev), end = rdma_end_port(ibdev), p;
