@@ -28,6 +28,7 @@
 #include "request.h"
 #include "sa_backend.h"
 #include "sa_client.h"
+#include "sa_port.h"
 #include "sa_wire.h"
 
 static char rai_sa_cancelled_mark;

@@ -1,224 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: InfiniBand SA client: per-port GSI MAD agents, the SA
- * address of each port, queries with coalescing and a result cache.  The
- * interface and its rules are in sa_client.h; the wire format in sa_wire.c.
+ * rdma_addrinfo: InfiniBand SA queries: MADs sent to a port's SA, their
+ * answers (RMPP), time-outs and retries, coalescing of identical queries.
+ * The interface and its rules are in sa_client.h; the ports (MAD agents,
+ * the SA's address, the cache) in sa_port.c; the wire format in sa_wire.c.
  *
  * Objects:
- *  - rai_sa_dev/rai_sa_port: one per RDMA device / port, from the ib_client
- *    add callback to remove;
  *  - rai_sa_op: one MAD exchange (or one cache hit being delivered), shared
  *    by every identical query that arrives while it is in flight;
  *  - rai_sa_query: one caller's handle, a waiter of an op.
  *
- * Locking: rai_sa_rwsem (read) keeps the device list and the ports alive
- * while a query is being started, device removal takes it for writing.
+ * Locking (sa_port.h): rai_sa_rwsem (read) while a query is started;
  * rai_sa_lock protects the state of queries, the waiter lists and send
- * buffers of ops, the ops and cache lists and the AH pointer of ports.
- * port->ah_mutex serialises building an address handle.  MAD layer
- * callbacks, event handlers and our work items all run in process
- * context; rai_sa_lock is never taken in interrupt context.
+ * buffers of ops and the ports' op lists.
  */
-#include <linux/debugfs.h>
 #include <linux/err.h>
-#include <linux/inet.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
-#include <linux/rwsem.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
-#include <net/ipv6.h>
-#include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
 
-#include "compat.h"
 #include "main.h"
 #include "sa_client.h"
+#include "sa_port.h"
 #include "sa_wire.h"
+#include "stats.h"
 
 /* ---- parameters ------------------------------------------------------- */
 
-static DEFINE_SPINLOCK(rai_sa_param_lock);
-static char rai_sa_gid_str[INET6_ADDRSTRLEN];	/* as written */
-static struct in6_addr rai_sa_gid;		/* parsed; zero: none */
-static atomic_t rai_sa_gid_gen = ATOMIC_INIT(0);
-
-static unsigned int rai_sa_cache_ttl_ms = 30000;
-static unsigned int rai_sa_cache_max = 256;
 static unsigned int rai_sa_max_records = 1024;
 
-static int rai_sa_parse_gid(const char *s, struct in6_addr *gid)
-{
-	const char *end;
-	__be32 v4;
-
-	if (in6_pton(s, -1, gid->s6_addr, -1, &end) > 0 && !*end)
-		return 0;
-	if (in4_pton(s, -1, (u8 *)&v4, -1, &end) > 0 && !*end) {
-		ipv6_addr_set_v4mapped(v4, gid);
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static int rai_sa_gid_param_set(const char *val, const struct kernel_param *kp)
-{
-	char buf[INET6_ADDRSTRLEN];
-	struct in6_addr gid = {};
-	char *s;
-
-	if (strscpy(buf, val, sizeof(buf)) < 0)
-		return -EINVAL;
-	s = strim(buf);
-	if (*s && rai_sa_parse_gid(s, &gid))
-		return -EINVAL;
-	spin_lock(&rai_sa_param_lock);
-	strscpy(rai_sa_gid_str, s, sizeof(rai_sa_gid_str));
-	rai_sa_gid = gid;
-	spin_unlock(&rai_sa_param_lock);
-	/* Ports compare generations and rebuild their AH and cache. */
-	atomic_inc(&rai_sa_gid_gen);
-	return 0;
-}
-
-static int rai_sa_gid_param_get(char *buf, const struct kernel_param *kp)
-{
-	int n;
-
-	spin_lock(&rai_sa_param_lock);
-	n = sysfs_emit(buf, "%s\n", rai_sa_gid_str);
-	spin_unlock(&rai_sa_param_lock);
-	return n;
-}
-
-static const struct kernel_param_ops rai_sa_gid_param_ops = {
-	.set = rai_sa_gid_param_set,
-	.get = rai_sa_gid_param_get,
-};
-
-module_param_cb(sa_gid, &rai_sa_gid_param_ops, NULL, 0644);
-MODULE_PARM_DESC(sa_gid,
-		 "GID (IPv6 or IPv4 address) of the SA for RoCE ports; empty: RoCE ports have no SA (default empty)");
-module_param_named(sa_cache_ttl_ms, rai_sa_cache_ttl_ms, uint, 0644);
-MODULE_PARM_DESC(sa_cache_ttl_ms,
-		 "Lifetime of cached SA answers, dropped earlier on SM/port events; 0: no cache (default 30000)");
-module_param_named(sa_cache_max, rai_sa_cache_max, uint, 0644);
-MODULE_PARM_DESC(sa_cache_max, "Cached SA answers per port at most (default 256)");
 module_param_named(sa_max_records, rai_sa_max_records, uint, 0644);
 MODULE_PARM_DESC(sa_max_records,
 		 "Records of one SA answer kept at most, the rest ignored (default 1024)");
 
-/* ---- counters --------------------------------------------------------- */
-
-enum rai_sa_stat {
-	RAI_SA_STAT_QUERIES,
-	RAI_SA_STAT_MADS,
-	RAI_SA_STAT_COALESCED,
-	RAI_SA_STAT_CACHE_HITS,
-	RAI_SA_STAT_ANSWERS,
-	RAI_SA_STAT_NO_RECORDS,
-	RAI_SA_STAT_TIMEOUTS,
-	RAI_SA_STAT_MALFORMED,
-	RAI_SA_STAT_REMOTE_ERRORS,
-	RAI_SA_STAT_NO_SA,
-	RAI_SA_STAT_CANCELLED,
-	RAI_SA_STAT_DEV_REMOVED,
-	RAI_SA_STAT_MAX
-};
-
-static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {
-	[RAI_SA_STAT_QUERIES] = "queries",
-	[RAI_SA_STAT_MADS] = "mads_sent",
-	[RAI_SA_STAT_COALESCED] = "coalesced",
-	[RAI_SA_STAT_CACHE_HITS] = "cache_hits",
-	[RAI_SA_STAT_ANSWERS] = "answers",
-	[RAI_SA_STAT_NO_RECORDS] = "no_records",
-	[RAI_SA_STAT_TIMEOUTS] = "timeouts",
-	[RAI_SA_STAT_MALFORMED] = "malformed",
-	[RAI_SA_STAT_REMOTE_ERRORS] = "remote_errors",
-	[RAI_SA_STAT_NO_SA] = "no_sa",
-	[RAI_SA_STAT_CANCELLED] = "cancelled",
-	[RAI_SA_STAT_DEV_REMOVED] = "device_removed",
-};
-
-static atomic64_t rai_sa_stats[RAI_SA_STAT_MAX];
-
-static void rai_sa_stat_inc(enum rai_sa_stat s)
-{
-	atomic64_inc(&rai_sa_stats[s]);
-}
-
-static int rai_sa_stats_show(struct seq_file *m, void *v)
-{
-	int i;
-
-	for (i = 0; i < RAI_SA_STAT_MAX; i++)
-		seq_printf(m, "%s %lld\n", rai_sa_stat_names[i],
-			   (long long)atomic64_read(&rai_sa_stats[i]));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(rai_sa_stats);
-
 /* ---- objects ---------------------------------------------------------- */
 
-struct rai_sa_ah {
-	struct kref ref;
-	struct ib_ah *ah;
-	u16 pkey_index;
-	union ib_gid sgid;	/* our GID facing the SA */
-};
-
-struct rai_sa_result {
-	struct kref ref;
-	int status;
-	unsigned int nrec;
-	u8 rec[];
-};
-
-struct rai_sa_cache_ent {
-	struct list_head node;
-	unsigned long expires;
-	struct rai_sa_result *res;
-	struct rai_sa_req req;
-};
-
-struct rai_sa_dev;
-
-struct rai_sa_port {
-	struct rai_sa_dev *dev;
-	u32 port_num;
-	struct ib_mad_agent *agent;	/* NULL: no MAD on this port */
-	struct mutex ah_mutex;
-	struct rai_sa_ah *ah;		/* NULL: to be built */
-	int ah_gid_gen;			/* rai_sa_gid_gen it was built for */
-	u32 gen;			/* bumped when the SA may differ */
-	bool dead;
-	struct list_head ops;		/* coalescable ops in flight */
-	struct list_head cache;		/* oldest first */
-	unsigned int ncache;
-};
-
-struct rai_sa_dev {
-	struct list_head node;
-	struct ib_device *ibdev;
-	struct ib_event_handler event_handler;
-	u32 start_port;
-	u32 end_port;
-	struct rai_sa_port port[];
-};
-
+/*
+ * An op is one request to the SA, keyed by its bytes (struct rai_sa_req)
+ * and the port's generation.  While its MAD is in flight it is listed on
+ * the port, and an identical query started meanwhile joins it as another
+ * waiter instead of sending a MAD of its own (coalescing: N callers
+ * asking the same at job start cost one MAD).  It is unlisted when it
+ * ends, or when its last waiter is aborted, and is never joined again.
+ * An op without a MAD (a cache hit, or a send that failed after others
+ * joined) is delivered from rai_sa_wq.
+ */
 struct rai_sa_op {
 	struct rai_sa_port *port;
 	struct list_head node;		/* port->ops, while listed */
@@ -233,10 +72,23 @@ struct rai_sa_op {
 	struct rai_sa_req req;
 };
 
+/*
+ * A query's state, under rai_sa_lock (RUNNING to DONE without it):
+ *
+ *	IDLE -> PENDING		a start joined it to an op
+ *	IDLE -> FAILED		a start failed; done() will not be called
+ *	IDLE -> CANCELLED	aborted before the start: the start fails
+ *				with -ECANCELED
+ *	PENDING -> CANCELLED	aborted: off the op's waiters, no done()
+ *	PENDING -> FAILED	the op's MAD could not be posted (start)
+ *	PENDING -> RUNNING	the op ended: done() is being called
+ *	RUNNING -> DONE		done() returned (release; rai_sa_abort()
+ *				waits for it with an acquire)
+ */
 enum rai_sa_state {
 	RAI_SA_IDLE,		/* allocated, not started */
 	RAI_SA_FAILED,		/* the start failed: no done() */
-	RAI_SA_PENDING,
+	RAI_SA_PENDING,		/* a waiter of q->op */
 	RAI_SA_RUNNING,		/* done() is being called */
 	RAI_SA_DONE,
 	RAI_SA_CANCELLED,
@@ -247,43 +99,14 @@ struct rai_sa_query {
 	struct list_head node;	/* op->waiters */
 	struct rai_sa_op *op;
 	int state;		/* enum rai_sa_state, under rai_sa_lock */
-	struct task_struct *runner;
+	struct task_struct *runner;	/* calling done(): may abort itself */
 	rai_sa_done_fn done;
 	void *ctx;
 	gfp_t gfp;
 };
 
-static DECLARE_RWSEM(rai_sa_rwsem);
-static LIST_HEAD(rai_sa_devs);
-static DEFINE_SPINLOCK(rai_sa_lock);
 static DECLARE_WAIT_QUEUE_HEAD(rai_sa_wait);
-static struct workqueue_struct *rai_sa_wq;
 static atomic_t rai_sa_tid = ATOMIC_INIT(0);
-
-static void rai_sa_ah_release(struct kref *ref)
-{
-	struct rai_sa_ah *ah = container_of(ref, struct rai_sa_ah, ref);
-
-	rdma_destroy_ah(ah->ah, 0);
-	kfree(ah);
-}
-
-static void rai_sa_ah_put(struct rai_sa_ah *ah)
-{
-	if (ah)
-		kref_put(&ah->ref, rai_sa_ah_release);
-}
-
-static void rai_sa_result_release(struct kref *ref)
-{
-	kvfree(container_of(ref, struct rai_sa_result, ref));
-}
-
-static void rai_sa_result_put(struct rai_sa_result *res)
-{
-	if (res)
-		kref_put(&res->ref, rai_sa_result_release);
-}
 
 static void rai_sa_query_release(struct kref *ref)
 {
@@ -295,295 +118,12 @@ void rai_sa_query_put(struct rai_sa_query *q)
 	kref_put(&q->ref, rai_sa_query_release);
 }
 
-/* ---- the cache (under rai_sa_lock) ------------------------------------ */
-
-static void rai_sa_cache_free_list(struct list_head *list)
-{
-	struct rai_sa_cache_ent *e, *tmp;
-
-	list_for_each_entry_safe(e, tmp, list, node) {
-		list_del(&e->node);
-		rai_sa_result_put(e->res);
-		kfree(e);
-	}
-}
-
-static struct rai_sa_result *rai_sa_cache_get(struct rai_sa_port *port,
-					      const struct rai_sa_req *req)
-{
-	struct rai_sa_cache_ent *e;
-
-	list_for_each_entry(e, &port->cache, node) {
-		if (memcmp(&e->req, req, sizeof(*req)))
-			continue;
-		if (time_after_eq(jiffies, e->expires))
-			return NULL;
-		kref_get(&e->res->ref);
-		return e->res;
-	}
-	return NULL;
-}
-
-/* Insert @e, moving replaced and evicted entries to @old. */
-static void rai_sa_cache_insert(struct rai_sa_port *port,
-				struct rai_sa_cache_ent *e,
-				struct list_head *old)
-{
-	struct rai_sa_cache_ent *c, *tmp;
-
-	list_for_each_entry_safe(c, tmp, &port->cache, node) {
-		if (memcmp(&c->req, &e->req, sizeof(e->req)) &&
-		    time_before(jiffies, c->expires))
-			continue;
-		list_move(&c->node, old);
-		port->ncache--;
-	}
-	list_add_tail(&e->node, &port->cache);
-	port->ncache++;
-	while (port->ncache > max(READ_ONCE(rai_sa_cache_max), 1U)) {
-		list_move(port->cache.next, old);
-		port->ncache--;
-	}
-}
-
-/* ---- SA address ------------------------------------------------------- */
-
-/* Forget the AH and the cache: the SA may have changed. */
-static void rai_sa_port_reset(struct rai_sa_port *port)
-{
-	struct rai_sa_ah *ah;
-	LIST_HEAD(old);
-
-	spin_lock(&rai_sa_lock);
-	ah = port->ah;
-	port->ah = NULL;
-	port->gen++;
-	list_splice_init(&port->cache, &old);
-	port->ncache = 0;
-	spin_unlock(&rai_sa_lock);
-	rai_sa_ah_put(ah);
-	rai_sa_cache_free_list(&old);
-}
-
-/* Only the AH (after a timeout or a send error; neighbours move). */
-static void rai_sa_port_forget_ah(struct rai_sa_port *port,
-				  struct rai_sa_ah *bad)
-{
-	struct rai_sa_ah *ah = NULL;
-
-	spin_lock(&rai_sa_lock);
-	if (port->ah == bad) {
-		ah = port->ah;
-		port->ah = NULL;
-	}
-	spin_unlock(&rai_sa_lock);
-	rai_sa_ah_put(ah);
-}
-
-static int rai_sa_build_ib_ah(struct rai_sa_port *port, struct rai_sa_ah *ah)
-{
-	struct ib_device *ibdev = port->dev->ibdev;
-	struct ib_port_attr attr;
-	struct rdma_ah_attr ah_attr = {};
-	int ret;
-
-	ret = ib_query_port(ibdev, port->port_num, &attr);
-	if (ret)
-		return ret;
-	if (attr.state != IB_PORT_ACTIVE || !attr.sm_lid ||
-	    attr.sm_lid >= be16_to_cpu(IB_MULTICAST_LID_BASE))
-		return -EHOSTUNREACH;
-	if (ib_find_pkey(ibdev, port->port_num, IB_DEFAULT_PKEY_FULL,
-			 &ah->pkey_index))
-		ah->pkey_index = 0;
-	ret = rdma_query_gid(ibdev, port->port_num, 0, &ah->sgid);
-	if (ret)
-		return ret;
-	ah_attr.type = rdma_ah_find_type(ibdev, port->port_num);
-	rdma_ah_set_dlid(&ah_attr, attr.sm_lid);
-	rdma_ah_set_sl(&ah_attr, attr.sm_sl);
-	rdma_ah_set_port_num(&ah_attr, port->port_num);
-	if (rdma_is_grh_required(ibdev, port->port_num)) {
-		rdma_ah_set_ah_flags(&ah_attr, IB_AH_GRH);
-		rdma_ah_set_subnet_prefix(&ah_attr,
-					  cpu_to_be64(attr.subnet_prefix));
-		rdma_ah_set_interface_id(&ah_attr,
-					 cpu_to_be64(IB_SA_WELL_KNOWN_GUID));
-	}
-	ah->ah = rdma_create_ah(port->agent->qp->pd, &ah_attr,
-				RDMA_CREATE_AH_SLEEPABLE);
-	return PTR_ERR_OR_ZERO(ah->ah);
-}
-
-/*
- * The RoCEv2 GID of the port to reach @sa from: same kind (IPv4-mapped or
- * not), the longest prefix in common, link-local only for a link-local SA.
- */
-static int rai_sa_pick_sgid(struct rai_sa_port *port,
-			    const struct in6_addr *sa, union ib_gid *sgid)
-{
-	struct ib_device *ibdev = port->dev->ibdev;
-	bool sa_v4 = ipv6_addr_v4mapped(sa);
-	bool sa_ll = ipv6_addr_type(sa) & IPV6_ADDR_LINKLOCAL;
-	struct ib_port_attr attr;
-	int best = -1, best_score = -1, i;
-
-	if (ib_query_port(ibdev, port->port_num, &attr))
-		return -EHOSTUNREACH;
-	for (i = 0; i < attr.gid_tbl_len; i++) {
-		const struct ib_gid_attr *ga;
-		const struct in6_addr *g;
-		int score;
-
-		ga = rdma_get_gid_attr(ibdev, port->port_num, i);
-		if (IS_ERR(ga))
-			continue;
-		g = (const struct in6_addr *)ga->gid.raw;
-		if (ga->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP ||
-		    ipv6_addr_v4mapped(g) != sa_v4 ||
-		    !!(ipv6_addr_type(g) & IPV6_ADDR_LINKLOCAL) != sa_ll) {
-			rdma_put_gid_attr(ga);
-			continue;
-		}
-		score = ipv6_addr_diff(g, sa);
-		if (score > best_score) {
-			best = i;
-			best_score = score;
-			*sgid = ga->gid;
-		}
-		rdma_put_gid_attr(ga);
-	}
-	return best;
-}
-
-static int rai_sa_build_roce_ah(struct rai_sa_port *port,
-				struct rai_sa_ah *ah)
-{
-	struct ib_device *ibdev = port->dev->ibdev;
-	struct rdma_ah_attr ah_attr = {};
-	union ib_gid dgid;
-	struct in6_addr sa;
-	int idx;
-
-	spin_lock(&rai_sa_param_lock);
-	sa = rai_sa_gid;
-	spin_unlock(&rai_sa_param_lock);
-	if (ipv6_addr_any(&sa))
-		return -EHOSTUNREACH;
-	idx = rai_sa_pick_sgid(port, &sa, &ah->sgid);
-	if (idx < 0)
-		return -EHOSTUNREACH;
-	memcpy(dgid.raw, sa.s6_addr, sizeof(dgid.raw));
-	ah->pkey_index = 0;
-	ah_attr.type = rdma_ah_find_type(ibdev, port->port_num);
-	rdma_ah_set_port_num(&ah_attr, port->port_num);
-	rdma_ah_set_grh(&ah_attr, &dgid, 0, idx, 64, 0);
-	/* Resolves the destination MAC, which rdma_create_ah() does not. */
-	ah->ah = rdma_create_user_ah(port->agent->qp->pd, &ah_attr, NULL);
-	return PTR_ERR_OR_ZERO(ah->ah);
-}
-
-/* Builds of an SA address undone by port events before one is kept. */
-#define RAI_SA_AH_TRIES		3
-
-static int rai_sa_build_ah(struct rai_sa_port *port, struct rai_sa_ah **ahp)
-{
-	struct rai_sa_ah *ah;
-	int ret;
-
-	ah = kzalloc(sizeof(*ah), GFP_KERNEL);
-	if (!ah)
-		return -ENOMEM;
-	kref_init(&ah->ref);
-	if (rdma_cap_ib_sa(port->dev->ibdev, port->port_num))
-		ret = rai_sa_build_ib_ah(port, ah);
-	else if (rdma_protocol_roce(port->dev->ibdev, port->port_num))
-		ret = rai_sa_build_roce_ah(port, ah);
-	else
-		ret = -EHOSTUNREACH;
-	if (ret) {
-		kfree(ah);
-		/* No SA on this port; EHOSTUNREACH for any failure. */
-		return ret == -ENOMEM ? ret : -EHOSTUNREACH;
-	}
-	*ahp = ah;
-	return 0;
-}
-
-/*
- * A reference to the port's current SA address handle, built if needed.
- * The port's state is read while building without rai_sa_lock: a port
- * event in between makes the new address stale, and it is built again
- * (rai_sa_addr_install()).  Should events keep coming, the last one built
- * serves this query only, under the generation it was built for, so that
- * its answer is never cached under a newer one.
- */
-static struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
-{
-	enum rai_sa_addr_verdict verdict;
-	struct rai_sa_ah *ah, *old = NULL;
-	struct rai_sa_addr_gen st;
-	int gid_gen, tries, ret;
-	LIST_HEAD(stale);
-	u32 built_gen;
-
-	mutex_lock(&port->ah_mutex);
-	for (tries = 1; ; tries++) {
-		gid_gen = atomic_read(&rai_sa_gid_gen);
-		spin_lock(&rai_sa_lock);
-		ah = port->ah;
-		if (ah && port->ah_gid_gen == gid_gen) {
-			kref_get(&ah->ref);
-			*gen = port->gen;
-			spin_unlock(&rai_sa_lock);
-			ret = 0;
-			goto out;
-		}
-		built_gen = port->gen;
-		spin_unlock(&rai_sa_lock);
-
-		ret = rai_sa_build_ah(port, &ah);
-		if (ret)
-			goto out;
-
-		spin_lock(&rai_sa_lock);
-		st.gen = port->gen;
-		st.gid_gen = port->ah_gid_gen;
-		verdict = rai_sa_addr_install(&st, built_gen, gid_gen,
-					      atomic_read(&rai_sa_gid_gen));
-		if (verdict != RAI_SA_ADDR_STALE) {
-			old = port->ah;
-			port->ah = ah;
-			kref_get(&ah->ref);
-			port->ah_gid_gen = st.gid_gen;
-			if (verdict == RAI_SA_ADDR_INSTALL_NEW_SA) {
-				/* What was cached came from another SA. */
-				port->gen = st.gen;
-				list_splice_init(&port->cache, &stale);
-				port->ncache = 0;
-			}
-			*gen = port->gen;
-			spin_unlock(&rai_sa_lock);
-			break;
-		}
-		spin_unlock(&rai_sa_lock);
-		if (tries == RAI_SA_AH_TRIES) {
-			*gen = built_gen;
-			break;
-		}
-		rai_sa_ah_put(ah);
-	}
-out:
-	mutex_unlock(&port->ah_mutex);
-	rai_sa_ah_put(old);
-	rai_sa_cache_free_list(&stale);
-	return ret ? ERR_PTR(ret) : ah;
-}
-
 /* ---- completion ------------------------------------------------------- */
 
+/* Take @op off its port's list of ops to join (under rai_sa_lock). */
 static void rai_sa_op_unlist(struct rai_sa_op *op)
 {
+	lockdep_assert_held(&rai_sa_lock);
 	if (op->listed) {
 		list_del(&op->node);
 		op->listed = false;
@@ -608,22 +148,18 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 	int status = res ? res->status : op->status;
 	struct rai_sa_cache_ent *ent = NULL;
 	struct rai_sa_query *q, *tmp;
-	unsigned int ttl;
 	LIST_HEAD(waiters);
 	LIST_HEAD(old);
 
-	ttl = READ_ONCE(rai_sa_cache_ttl_ms);
 	/* Only answers of the SA (a cache hit has no AH). */
-	if (!status && ttl && op->ah) {
-		ent = kmalloc(sizeof(*ent), GFP_KERNEL);
-		if (ent) {
-			ent->req = op->req;
-			ent->res = res;
-			kref_get(&res->ref);
-			ent->expires = jiffies + msecs_to_jiffies(ttl);
-		}
-	}
+	if (!status && op->ah)
+		ent = rai_sa_cache_ent_alloc(&op->req, res);
 
+	/*
+	 * No new waiter from here on, and no abort takes one back: an abort
+	 * from another thread waits for DONE, one from done() itself
+	 * (runner) returns at once.
+	 */
 	spin_lock(&rai_sa_lock);
 	rai_sa_op_unlist(op);
 	list_splice_init(&op->waiters, &waiters);
@@ -631,12 +167,8 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 		q->state = RAI_SA_RUNNING;
 		q->runner = current;
 	}
-	if (ent) {
-		if (op->gen == port->gen && !port->dead)
-			rai_sa_cache_insert(port, ent, &old);
-		else
-			list_add(&ent->node, &old);
-	}
+	if (ent)
+		rai_sa_cache_add(port, ent, op->gen, &old);
 	spin_unlock(&rai_sa_lock);
 	rai_sa_cache_free_list(&old);
 
@@ -646,7 +178,7 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 			q->done(q->ctx, status, NULL, 0);
 		else
 			q->done(q->ctx, 0, res->rec, res->nrec);
-		/* Pairs with smp_load_acquire() in rai_sa_cancel(). */
+		/* Pairs with smp_load_acquire() in rai_sa_abort(). */
 		smp_store_release(&q->state, RAI_SA_DONE);
 		wake_up_all(&rai_sa_wait);
 		rai_sa_query_put(q);
@@ -670,7 +202,19 @@ static struct rai_sa_result *rai_sa_result_err(int status)
 	return res;
 }
 
-/* Check and copy an answer; never NULL unless out of memory. */
+/*
+ * Check and copy an answer; never NULL unless out of memory.
+ *
+ * A multi-packet answer (SubnAdmGetTableResp over RMPP, IBA 13.6) has been
+ * reassembled by the MAD layer, which also sent the ACKs: @wc->rmpp_list
+ * holds the segments in order, each a whole 256-byte MAD whose SA data
+ * (200 bytes) follows the 56 bytes of MAD, RMPP and SA headers, and
+ * @wc->mad_len is 56 plus the payload.  ib_coalesce_recv_mad() is not
+ * exported, so the segments are handed to sa_wire.c as they are: it checks
+ * every header and length against the request and reads the records,
+ * AttributeOffset * 8 bytes apart, across segment boundaries.  Records
+ * beyond sa_max_records are dropped.
+ */
 static struct rai_sa_result *rai_sa_parse(struct rai_sa_op *op,
 					  struct ib_mad_recv_wc *wc)
 {
@@ -710,6 +254,13 @@ out:
 	return res;
 }
 
+/*
+ * An answer, matched by the MAD layer to the request it answers (by TID)
+ * and given with that request's send buffer, before the send completes;
+ * the op ends in rai_sa_send_handler().  Without a send buffer it answers
+ * nothing of ours (a late or duplicate response) and is dropped, as is a
+ * second answer to one request.
+ */
 static void rai_sa_recv_handler(struct ib_mad_agent *agent,
 				struct ib_mad_send_buf *send_buf,
 				struct ib_mad_recv_wc *wc)
@@ -727,7 +278,15 @@ static void rai_sa_recv_handler(struct ib_mad_agent *agent,
 	ib_free_recv_mad(wc);
 }
 
-/* The status of an op whose MAD came back without an answer. */
+/*
+ * The status of an op whose MAD came back without an answer (the mapping
+ * is rai_sa_send_status(), sa_wire.c): IB_WC_RESP_TIMEOUT_ERR after
+ * sa_retries resends, sa_timeout_ms apart (-ETIMEDOUT);
+ * IB_WC_WR_FLUSH_ERR when the agent was unregistered by a device removal
+ * (-ENODEV) or the MAD cancelled, its last waiter gone; IB_WC_SUCCESS
+ * when no response was handed over (-EPROTO); any other error when the
+ * MAD could not be sent (-EHOSTUNREACH).
+ */
 static void rai_sa_send_failed(struct rai_sa_op *op, enum ib_wc_status wc)
 {
 	struct rai_sa_port *port = op->port;
@@ -758,6 +317,11 @@ static void rai_sa_send_failed(struct rai_sa_op *op, enum ib_wc_status wc)
 		rai_sa_port_forget_ah(port, op->ah);
 }
 
+/*
+ * The MAD layer is done with a request: answered (op->res from the
+ * receive handler), or not (rai_sa_send_failed()).  Either way the op
+ * ends here, once per MAD, and its waiters are called.
+ */
 static void rai_sa_send_handler(struct ib_mad_agent *agent,
 				struct ib_mad_send_wc *wc)
 {
@@ -795,69 +359,15 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 /* ---- starting and cancelling ------------------------------------------ */
 
 /*
- * The device named @name, referenced, or NULL; looked up before
- * rai_sa_rwsem is taken.  The RDMA core compares names under its
- * devices_rwsem, which ib_register_device() holds while it calls
- * rai_sa_add_one(), which takes rai_sa_rwsem: looked up under
- * rai_sa_rwsem, the two would nest both ways (lockdep, debug kernel).
+ * An identical op in flight on @port (under rai_sa_lock): same request
+ * bytes, and asked of the same SA (the port's generation @gen).
  */
-static struct ib_device *rai_sa_device_get(const char *name)
-{
-	return rai_ib_device_get_by_name(name);
-}
-
-static void rai_sa_device_put(struct ib_device *ibdev)
-{
-	if (ibdev)
-		ib_device_put(ibdev);
-}
-
-/*
- * The port @port_num of @ibdev, from rai_sa_device_get(@name) (under
- * rai_sa_rwsem).  A rename frees the old name: names are compared by the
- * RDMA core, never through dev_name() here.
- */
-static struct rai_sa_port *rai_sa_find_port(struct net *net,
-					    struct ib_device *ibdev,
-					    const char *name, u32 port_num)
-{
-	struct rai_sa_port *port = ERR_PTR(-ENODEV);
-	struct ib_device *found = NULL;
-	struct rai_sa_dev *dev;
-
-#ifdef RAI_IB_DEVICE_NAME_IN_PLACE
-	list_for_each_entry(dev, &rai_sa_devs, node)
-		if (!strncmp(dev->ibdev->name, name, IB_DEVICE_NAME_MAX) &&
-		    ib_device_try_get(dev->ibdev)) {
-			found = dev->ibdev;
-			ibdev = found;
-			break;
-		}
-#endif
-	if (!ibdev)
-		return port;
-	list_for_each_entry(dev, &rai_sa_devs, node) {
-		if (dev->ibdev != ibdev)
-			continue;
-		if (net && !rdma_dev_access_netns(ibdev, net))
-			break;
-		if (port_num < dev->start_port || port_num > dev->end_port)
-			break;
-		port = &dev->port[port_num - dev->start_port];
-		if (!port->agent)
-			port = ERR_PTR(-EHOSTUNREACH);
-		break;
-	}
-	rai_sa_device_put(found);
-	return port;
-}
-
-/* An identical op in flight on @port (under rai_sa_lock). */
 static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
 					const struct rai_sa_req *req, u32 gen)
 {
 	struct rai_sa_op *op;
 
+	lockdep_assert_held(&rai_sa_lock);
 	list_for_each_entry(op, &port->ops, node)
 		if (op->gen == gen && !memcmp(&op->req, req, sizeof(*req)))
 			return op;
@@ -870,6 +380,7 @@ static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
  */
 static bool rai_sa_join(struct rai_sa_op *op, struct rai_sa_query *q)
 {
+	lockdep_assert_held(&rai_sa_lock);
 	if (q->state != RAI_SA_IDLE)
 		return false;
 	q->state = RAI_SA_PENDING;
@@ -907,7 +418,13 @@ static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
 	return op;
 }
 
-/* A MAD for @op, or an ERR_PTR. */
+/*
+ * A MAD for @op, or an ERR_PTR: one 256-byte MAD to QP1 of the SA, with
+ * the common MAD header (SubnAdm class, class version 2) and the SA
+ * header and query record from sa_wire.c.  Requests always fit in one
+ * MAD (no RMPP when sending).  The MAD layer resends it sa_retries times,
+ * sa_timeout_ms apart, until an answer comes.
+ */
 static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 {
 	struct ib_mad_agent *agent = op->port->agent;
@@ -924,7 +441,11 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	hdr->base_version = IB_MGMT_BASE_VERSION;
 	hdr->mgmt_class = IB_MGMT_CLASS_SUBN_ADM;
 	hdr->class_version = IB_SA_CLASS_VERSION;
-	/* Answers are routed to the agent by the high 32 bits. */
+	/*
+	 * The MAD layer routes answers to the agent by the high 32 bits of
+	 * the TID (its hi_tid) and matches them to the send by the whole
+	 * TID: a counter below makes each request's TID unique.
+	 */
 	tid = atomic_inc_return(&rai_sa_tid);
 	hdr->tid = cpu_to_be64((u64)agent->hi_tid << 32 | tid);
 	rai_sa_req_to_mad(&op->req, send_buf->mad);
@@ -935,10 +456,17 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 	return send_buf;
 }
 
-static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
-			   struct ib_device *ibdev, const char *name,
-			   u32 port_num, struct rai_sa_req *req,
-			   bool default_sgid)
+/*
+ * rai_sa_start() under rai_sa_rwsem (read), which keeps the port alive.
+ * In order: the port and its SA's address (built on first use); the
+ * answer from the port's cache; else an identical op in flight to join;
+ * else a new op and its MAD.  rai_sa_lock is dropped to allocate, so the
+ * search for an op to join is repeated before the new one is listed.
+ */
+static int rai_sa_start_locked(struct rai_sa_query *q, struct net *net,
+			       struct ib_device *ibdev, const char *name,
+			       u32 port_num, struct rai_sa_req *req,
+			       bool default_sgid)
 {
 	struct ib_mad_send_buf *send_buf;
 	struct rai_sa_result *res = NULL;
@@ -949,7 +477,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 	int ret;
 	u32 gen;
 
-	down_read(&rai_sa_rwsem);
+	lockdep_assert_held(&rai_sa_rwsem);
 	port = rai_sa_find_port(net, ibdev, name, port_num);
 	if (IS_ERR(port)) {
 		ret = PTR_ERR(port);
@@ -963,12 +491,12 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 			rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
 		goto err;
 	}
+	/* A PathRecord from "us": the GID the port faces its SA with. */
 	if (default_sgid)
 		memcpy(req->rec + RAI_SA_PR_OFF_SGID, ah->sgid.raw, 16);
 
 	spin_lock(&rai_sa_lock);
-	if (READ_ONCE(rai_sa_cache_ttl_ms))
-		res = rai_sa_cache_get(port, req);
+	res = rai_sa_cache_get(port, req);
 	if (!res) {
 		other = rai_sa_find_op(port, req, gen);
 		if (other) {
@@ -979,7 +507,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 			if (!joined)
 				goto err;
 			rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
-			goto out;
+			return 0;
 		}
 	}
 	spin_unlock(&rai_sa_lock);
@@ -1003,7 +531,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 		}
 		queue_work(rai_sa_wq, &op->work);
 		rai_sa_stat_inc(RAI_SA_STAT_CACHE_HITS);
-		goto out;
+		return 0;
 	}
 	op->ah = ah;
 	send_buf = rai_sa_op_mad(op, q->gfp);
@@ -1025,7 +553,7 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 		if (!joined)
 			goto err;
 		rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
-		goto out;
+		return 0;
 	}
 	op->send_buf = send_buf;
 	rai_sa_join(op, q);
@@ -1054,20 +582,16 @@ static int rai_sa_start_on(struct rai_sa_query *q, struct net *net,
 		op->status = -EHOSTUNREACH;
 		queue_work(rai_sa_wq, &op->work);
 		/* Aborted meanwhile: the abort took it, report that. */
-		up_read(&rai_sa_rwsem);
 		return ours ? -EHOSTUNREACH : -ECANCELED;
 	}
-	/* op may be gone already: not touched again. */
+	/* Answered (or failed) already, op may be gone: not touched again. */
 	rai_sa_stat_inc(RAI_SA_STAT_MADS);
-out:
-	up_read(&rai_sa_rwsem);
 	return 0;
 
 err_ah:
 	rai_sa_ah_put(ah);
 	rai_sa_result_put(res);
 err:
-	up_read(&rai_sa_rwsem);
 	return rai_sa_start_failed(q, ret);
 }
 
@@ -1078,8 +602,10 @@ static int rai_sa_start(struct rai_sa_query *q, struct net *net,
 	struct ib_device *ibdev = rai_sa_device_get(name);
 	int ret;
 
-	ret = rai_sa_start_on(q, net, ibdev, name, port_num, req,
-			      default_sgid);
+	down_read(&rai_sa_rwsem);
+	ret = rai_sa_start_locked(q, net, ibdev, name, port_num, req,
+				  default_sgid);
+	up_read(&rai_sa_rwsem);
 	rai_sa_device_put(ibdev);
 	return ret;
 }
@@ -1130,79 +656,11 @@ int rai_sa_start_path(struct rai_sa_query *q, struct net *net,
 	static const u8 zero[16];
 	struct rai_sa_req req;
 
+	/* No @sgid: filled in with the port's own once the port is known. */
 	if (!dgid)
 		return rai_sa_start_failed(q, -EINVAL);
 	rai_sa_req_path(&req, dgid, sgid ? sgid : zero, pkey);
 	return rai_sa_start(q, net, ibdev_name, port_num, &req, !sgid);
-}
-
-/* Convenience: allocate and start; ERR_PTR (and no @done) on failure. */
-static struct rai_sa_query *rai_sa_started(struct rai_sa_query *q, int ret)
-{
-	if (ret) {
-		rai_sa_query_put(q);
-		return ERR_PTR(ret);
-	}
-	return q;
-}
-
-struct rai_sa_query *rai_sa_query_service(struct net *net,
-					  const char *ibdev_name, u32 port_num,
-					  u64 service_id, bool by_id,
-					  const char *name, size_t name_len,
-					  rai_sa_done_fn done, void *ctx,
-					  gfp_t gfp)
-{
-	struct rai_sa_query *q = rai_sa_query_alloc(done, ctx, gfp);
-
-	if (!q)
-		return ERR_PTR(-ENOMEM);
-	return rai_sa_started(q, rai_sa_start_service(q, net, ibdev_name,
-						      port_num, service_id,
-						      by_id, name, name_len));
-}
-
-struct rai_sa_query *rai_sa_query_path(struct net *net,
-				       const char *ibdev_name, u32 port_num,
-				       const u8 *dgid, const u8 *sgid, u16 pkey,
-				       rai_sa_done_fn done, void *ctx,
-				       gfp_t gfp)
-{
-	struct rai_sa_query *q = rai_sa_query_alloc(done, ctx, gfp);
-
-	if (!q)
-		return ERR_PTR(-ENOMEM);
-	return rai_sa_started(q, rai_sa_start_path(q, net, ibdev_name,
-						   port_num, dgid, sgid,
-						   pkey));
-}
-
-int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
-		     u8 *gid)
-{
-	struct ib_device *ibdev = rai_sa_device_get(ibdev_name);
-	struct rai_sa_port *port;
-	struct rai_sa_ah *ah;
-	u32 gen;
-	int ret = 0;
-
-	down_read(&rai_sa_rwsem);
-	port = rai_sa_find_port(net, ibdev, ibdev_name, port_num);
-	if (IS_ERR(port)) {
-		ret = PTR_ERR(port);
-		goto out;
-	}
-	ah = rai_sa_get_ah(port, &gen);
-	if (IS_ERR(ah)) {
-		ret = PTR_ERR(ah);
-		goto out;
-	}
-	memcpy(gid, ah->sgid.raw, sizeof(ah->sgid.raw));
-	rai_sa_ah_put(ah);
-out:
-	up_read(&rai_sa_rwsem);
-	rai_sa_device_put(ibdev);
-	return ret;
 }
 
 bool rai_sa_abort(struct rai_sa_query *q)
@@ -1225,13 +683,18 @@ bool rai_sa_abort(struct rai_sa_query *q)
 		dropped = true;
 		op = q->op;
 		if (list_empty(&op->waiters)) {
-			/* Nobody wants it any more: no new joiners either. */
+			/*
+			 * Nobody wants it any more: no new joiners either.
+			 * Its MAD, if still with the MAD layer, completes
+			 * flushed and the op ends there with no waiter.
+			 */
 			rai_sa_op_unlist(op);
 			if (op->send_buf)
 				ib_cancel_mad(op->send_buf);
 		}
 		break;
 	case RAI_SA_RUNNING:
+		/* Too late; wait for done() unless called from it. */
 		wait = q->runner != current;
 		break;
 	default:
@@ -1250,157 +713,13 @@ bool rai_sa_abort(struct rai_sa_query *q)
 	return dropped;
 }
 
-bool rai_sa_cancel(struct rai_sa_query *q)
-{
-	bool took;
-
-	if (IS_ERR_OR_NULL(q))
-		return false;
-	took = rai_sa_abort(q);
-	rai_sa_query_put(q);
-	return took;
-}
-
-/* ---- devices ---------------------------------------------------------- */
-
-static void rai_sa_event(struct ib_event_handler *handler,
-			 struct ib_event *event)
-{
-	struct rai_sa_dev *dev =
-		container_of(handler, struct rai_sa_dev, event_handler);
-	u32 p = event->element.port_num;
-
-	switch (event->event) {
-	case IB_EVENT_PORT_ERR:
-	case IB_EVENT_PORT_ACTIVE:
-	case IB_EVENT_LID_CHANGE:
-	case IB_EVENT_PKEY_CHANGE:
-	case IB_EVENT_SM_CHANGE:
-	case IB_EVENT_CLIENT_REREGISTER:
-	case IB_EVENT_GID_CHANGE:
-		break;
-	default:
-		return;
-	}
-	if (p < dev->start_port || p > dev->end_port)
-		return;
-	rai_sa_port_reset(&dev->port[p - dev->start_port]);
-}
-
-static struct ib_client rai_sa_client;
-
-static int rai_sa_add_one(struct ib_device *ibdev)
-{
-	u32 start = rdma_start_port(ibdev), end = rdma_end_port(ibdev), p;
-	struct rai_sa_dev *dev;
-	unsigned int agents = 0;
-
-	dev = kzalloc(struct_size(dev, port, end - start + 1), GFP_KERNEL);
-	if (!dev)
-		return -ENOMEM;
-	dev->ibdev = ibdev;
-	dev->start_port = start;
-	dev->end_port = end;
-	rdma_for_each_port(ibdev, p) {
-		struct rai_sa_port *port = &dev->port[p - start];
-		struct ib_mad_agent *agent;
-
-		port->dev = dev;
-		port->port_num = p;
-		mutex_init(&port->ah_mutex);
-		INIT_LIST_HEAD(&port->ops);
-		INIT_LIST_HEAD(&port->cache);
-		if (!rdma_cap_ib_mad(ibdev, p))
-			continue;
-		agent = ib_register_mad_agent(ibdev, p, IB_QPT_GSI, NULL,
-					      IB_MGMT_RMPP_VERSION,
-					      rai_sa_send_handler,
-					      rai_sa_recv_handler, port, 0);
-		if (IS_ERR(agent)) {
-			pr_warn("%s port %u: no MAD agent (%ld)\n",
-				dev_name(&ibdev->dev), p, PTR_ERR(agent));
-			continue;
-		}
-		port->agent = agent;
-		agents++;
-	}
-	if (!agents) {
-		kfree(dev);
-		return -EOPNOTSUPP;
-	}
-	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, rai_sa_event);
-	ib_register_event_handler(&dev->event_handler);
-	ib_set_client_data(ibdev, &rai_sa_client, dev);
-	down_write(&rai_sa_rwsem);
-	list_add_tail(&dev->node, &rai_sa_devs);
-	up_write(&rai_sa_rwsem);
-	return 0;
-}
-
-static void rai_sa_remove_one(struct ib_device *ibdev, void *client_data)
-{
-	struct rai_sa_dev *dev = client_data;
-	u32 i, nports = dev->end_port - dev->start_port + 1;
-
-	ib_unregister_event_handler(&dev->event_handler);
-
-	/* No new query finds the device once this returns. */
-	down_write(&rai_sa_rwsem);
-	list_del(&dev->node);
-	spin_lock(&rai_sa_lock);
-	for (i = 0; i < nports; i++)
-		dev->port[i].dead = true;
-	spin_unlock(&rai_sa_lock);
-	up_write(&rai_sa_rwsem);
-
-	/* Flushes every MAD in flight: their queries end with -ENODEV. */
-	for (i = 0; i < nports; i++)
-		if (dev->port[i].agent)
-			ib_unregister_mad_agent(dev->port[i].agent);
-	/* Cache hits being delivered still point at the ports. */
-	flush_workqueue(rai_sa_wq);
-	for (i = 0; i < nports; i++) {
-		rai_sa_port_reset(&dev->port[i]);
-		mutex_destroy(&dev->port[i].ah_mutex);
-	}
-	kfree(dev);
-}
-
-static struct ib_client rai_sa_client = {
-	.name = "rdma_addrinfo_sa",
-	.add = rai_sa_add_one,
-	.remove = rai_sa_remove_one,
-};
-
+/* The ports below register the MAD handlers of the queries above. */
 int rai_sa_init(void)
 {
-	struct dentry *dir;
-	int ret;
-
-	rai_sa_wq = alloc_workqueue("rai_sa", WQ_UNBOUND, 0);
-	if (!rai_sa_wq)
-		return -ENOMEM;
-	ret = ib_register_client(&rai_sa_client);
-	if (ret) {
-		destroy_workqueue(rai_sa_wq);
-		return ret;
-	}
-	/* Beside the module's other counters when they exist. */
-	dir = debugfs_lookup(KBUILD_MODNAME, NULL);
-	debugfs_create_file(dir ? "sa" : KBUILD_MODNAME "_sa", 0444, dir, NULL,
-			    &rai_sa_stats_fops);
-	dput(dir);
-	return 0;
+	return rai_sa_port_init(rai_sa_send_handler, rai_sa_recv_handler);
 }
 
 void rai_sa_exit(void)
 {
-	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
-
-	/* Looked up again: the directory may be gone already. */
-	debugfs_lookup_and_remove(dir ? "sa" : KBUILD_MODNAME "_sa", dir);
-	dput(dir);
-	/* Removes every device: every query has completed after this. */
-	ib_unregister_client(&rai_sa_client);
-	destroy_workqueue(rai_sa_wq);
+	rai_sa_port_exit();
 }

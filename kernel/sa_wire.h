@@ -133,10 +133,10 @@ unsigned int rai_sa_resp_copy(const struct rai_sa_req *req,
 			      u8 *dst, unsigned int max);
 
 /*
- * Decisions of the SA client (sa_client.c), pure functions here for the
- * same reason: the cases the VM cannot produce on demand (a MAD flushed
- * without the device going, a port event in the middle of building the
- * SA address) are unit-tested on the host.
+ * Decisions of the SA client (sa_client.c, sa_port.c), pure functions
+ * here for the same reason: the cases the VM cannot produce on demand (a
+ * MAD flushed without the device going, a port event in the middle of
+ * building the SA address) are unit-tested on the host.
  */
 
 /* How the MAD layer gave a send back without an answer. */

@@ -2,8 +2,9 @@
 /*
  * rdma_addrinfo: module-wide counters in debugfs.
  *
- * <debugfs>/rdma_addrinfo/stats holds one "name value" line per counter.
- * The counters only grow; tests compare two readings.
+ * <debugfs>/rdma_addrinfo/stats holds one "name value" line per counter,
+ * <debugfs>/rdma_addrinfo/sa the same for the SA client's counters.  The
+ * counters only grow; tests compare two readings.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -13,6 +14,7 @@
 #include "stats.h"
 
 atomic64_t rai_stats[RAI_STAT_MAX];
+atomic64_t rai_sa_stats[RAI_SA_STAT_MAX];
 atomic_t rai_requests_total = ATOMIC_INIT(0);
 atomic_t rai_upcalls_active = ATOMIC_INIT(0);
 
@@ -42,6 +44,21 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_REFRESHES] = "dns_refreshes",
 };
 
+static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {
+	[RAI_SA_STAT_QUERIES] = "queries",
+	[RAI_SA_STAT_MADS] = "mads_sent",
+	[RAI_SA_STAT_COALESCED] = "coalesced",
+	[RAI_SA_STAT_CACHE_HITS] = "cache_hits",
+	[RAI_SA_STAT_ANSWERS] = "answers",
+	[RAI_SA_STAT_NO_RECORDS] = "no_records",
+	[RAI_SA_STAT_TIMEOUTS] = "timeouts",
+	[RAI_SA_STAT_MALFORMED] = "malformed",
+	[RAI_SA_STAT_REMOTE_ERRORS] = "remote_errors",
+	[RAI_SA_STAT_NO_SA] = "no_sa",
+	[RAI_SA_STAT_CANCELLED] = "cancelled",
+	[RAI_SA_STAT_DEV_REMOVED] = "device_removed",
+};
+
 static struct dentry *rai_debugfs_dir;
 
 static int rai_stats_show(struct seq_file *m, void *v)
@@ -63,12 +80,25 @@ static int rai_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(rai_stats);
 
+static int rai_sa_stats_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < RAI_SA_STAT_MAX; i++)
+		seq_printf(m, "%s %lld\n", rai_sa_stat_names[i],
+			   (long long)atomic64_read(&rai_sa_stats[i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rai_sa_stats);
+
 void rai_stats_init(void)
 {
 	/* debugfs is optional: errors are not fatal and need no check. */
 	rai_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("stats", 0444, rai_debugfs_dir, NULL,
 			    &rai_stats_fops);
+	debugfs_create_file("sa", 0444, rai_debugfs_dir, NULL,
+			    &rai_sa_stats_fops);
 }
 
 void rai_stats_exit(void)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rdma_addrinfo: module-wide counters, exported read-only in debugfs
- * (<debugfs>/rdma_addrinfo/stats).
+ * (<debugfs>/rdma_addrinfo/stats, and the SA client's in
+ * <debugfs>/rdma_addrinfo/sa).
  */
 #ifndef _RAI_STATS_H
 #define _RAI_STATS_H
@@ -40,6 +41,30 @@ extern atomic64_t rai_stats[RAI_STAT_MAX];
 static inline void rai_stat_inc(enum rai_stat s)
 {
 	atomic64_inc(&rai_stats[s]);
+}
+
+/* The SA client's (sa_client.c), counted per query started on a port. */
+enum rai_sa_stat {
+	RAI_SA_STAT_QUERIES,		/* started on a port */
+	RAI_SA_STAT_MADS,		/* MADs sent */
+	RAI_SA_STAT_COALESCED,		/* joined an identical MAD in flight */
+	RAI_SA_STAT_CACHE_HITS,		/* answered from the port's cache */
+	RAI_SA_STAT_ANSWERS,		/* MADs answered with records */
+	RAI_SA_STAT_NO_RECORDS,		/* ... with none (-ENXIO) */
+	RAI_SA_STAT_TIMEOUTS,		/* MADs unanswered after every retry */
+	RAI_SA_STAT_MALFORMED,		/* malformed or missing answers */
+	RAI_SA_STAT_REMOTE_ERRORS,	/* answers with an error MAD status */
+	RAI_SA_STAT_NO_SA,		/* the port had no SA, or no send */
+	RAI_SA_STAT_CANCELLED,		/* taken back by rai_sa_abort() */
+	RAI_SA_STAT_DEV_REMOVED,	/* MADs flushed by a device removal */
+	RAI_SA_STAT_MAX
+};
+
+extern atomic64_t rai_sa_stats[RAI_SA_STAT_MAX];
+
+static inline void rai_sa_stat_inc(enum rai_sa_stat s)
+{
+	atomic64_inc(&rai_sa_stats[s]);
 }
 
 extern atomic_t rai_requests_total;	/* live request objects */
