@@ -109,8 +109,18 @@ static long keyctl4(int op, unsigned long a, unsigned long b, unsigned long c,
 	return syscall(SYS_keyctl, op, a, b, c, d);
 }
 
+/*
+ * What name_ttl() needs from files, read once per process: a batch's
+ * threads share it instead of each reading both files again.
+ */
+static struct {
+	pthread_once_t once;
+	unsigned int default_ttl;	/* of key.dns_resolver.conf, or 0 */
+	char *hosts;	/* /etc/hosts's names, each '\0'-ended; "" ends */
+} files = { .once = PTHREAD_ONCE_INIT };
+
 /* default_ttl from key.dns_resolver.conf, or 0 if it sets none. */
-static unsigned int configured_ttl(void)
+static unsigned int read_default_ttl(void)
 {
 	unsigned int ttl = 0, v;
 	char line[256];
@@ -123,6 +133,58 @@ static unsigned int configured_ttl(void)
 			ttl = v;
 	fclose(f);
 	return ttl;
+}
+
+/*
+ * The host names of /etc/hosts (every field of a line after its
+ * address), or NULL if it cannot be read: then no name is taken for one
+ * of its names, as before.
+ */
+static char *read_hosts_names(void)
+{
+	FILE *f = fopen("/etc/hosts", "re");
+	char line[1024], *tok, *save, *names = NULL, *grown;
+	size_t len = 0, size = 0, n;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "#")] = '\0';
+		tok = strtok_r(line, " \t\n", &save);	/* the address */
+		while (tok && (tok = strtok_r(NULL, " \t\n", &save))) {
+			n = strlen(tok) + 1;
+			if (len + n + 1 > size) {
+				size = (len + n + 1) * 2;
+				grown = realloc(names, size);
+				if (!grown) {
+					free(names);
+					fclose(f);
+					return NULL;
+				}
+				names = grown;
+			}
+			memcpy(names + len, tok, n);
+			len += n;
+		}
+	}
+	fclose(f);
+	if (!names)
+		names = calloc(1, 1);
+	else
+		names[len] = '\0';
+	return names;
+}
+
+static void read_files(void)
+{
+	files.default_ttl = read_default_ttl();
+	files.hosts = read_hosts_names();
+}
+
+static unsigned int configured_ttl(void)
+{
+	pthread_once(&files.once, read_files);
+	return files.default_ttl;
 }
 
 /*
@@ -168,22 +230,13 @@ static long answer_ttl(const unsigned char *msg, int len)
 /* Is @name one of the names of an /etc/hosts line? */
 static int in_hosts_file(const char *name)
 {
-	FILE *f = fopen("/etc/hosts", "re");
-	char line[1024], *tok, *save;
-	int found = 0;
+	const char *h;
 
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "#")] = '\0';
-		tok = strtok_r(line, " \t\n", &save);	/* the address */
-		while (tok && !found) {
-			tok = strtok_r(NULL, " \t\n", &save);
-			found = tok && !strcasecmp(tok, name);
-		}
-	}
-	fclose(f);
-	return found;
+	pthread_once(&files.once, read_files);
+	for (h = files.hosts; h && *h; h += strlen(h) + 1)
+		if (!strcasecmp(h, name))
+			return 1;
+	return 0;
 }
 
 /*
