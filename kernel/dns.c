@@ -787,13 +787,16 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 		}
 		return ret;
 	}
-	rai_stat_inc(RAI_STAT_DNS_BATCHES);
+	/* A refresh (no @req) counts as dns_refreshes, by its caller. */
+	if (req)
+		rai_stat_inc(RAI_STAT_DNS_BATCHES);
 	for (i = 0; i < batch->nr_names; i++) {
 		struct rai_dns_batch_name *bn = &batch->names[i];
 		int status = bn->answer.status;
 
 		bn->answer.origin = RDMA_ADDRINFO_ORIGIN_DNS;
-		rai_stat_inc(RAI_STAT_DNS_BATCH_NAMES);
+		if (req)
+			rai_stat_inc(RAI_STAT_DNS_BATCH_NAMES);
 		if (status) {
 			rai_stat_inc(RAI_STAT_DNS_FAILURES);
 			if (!rai_dns_helper_answered(status))
