@@ -116,6 +116,7 @@ struct report {
 	int status;		/* B: completion status */
 	int eagain;		/* flood: completions with -EAGAIN */
 	int ok;			/* flood: completions with status 0 */
+	int other;		/* flood: first other status, 0 if none */
 	long long ms;		/* B: time to the answer */
 };
 
@@ -169,6 +170,8 @@ static void flood(int wfd, const char *tag, char **names, int n, bool wait)
 		done++;
 		rep.ok += ev.status == 0;
 		rep.eagain += ev.status == -EAGAIN;
+		if (ev.status && ev.status != -EAGAIN && !rep.other)
+			rep.other = ev.status;
 	}
 out:
 	if (write(wfd, &rep, sizeof(rep)) != sizeof(rep))
@@ -468,7 +471,8 @@ TEST_F_TIMEOUT(fair, flood_of_names_keeps_roots_keys_under_the_budget, 240)
 	EXPECT_EQ(0, rep.ret);
 	/* Every name resolved: beyond half the budget, keys are dropped. */
 	EXPECT_EQ(FLOOD_NAMES, rep.ok)
-		TH_LOG("%d refused (EAGAIN)", rep.eagain);
+		TH_LOG("%d refused (EAGAIN), first other status %d",
+		       rep.eagain, rep.other);
 	/*
 	 * Root's keys: the budget, plus those of upcalls in progress (the
 	 * key being built and request-key's session keyring) and keys
