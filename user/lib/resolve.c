@@ -18,8 +18,8 @@
 
 #include "convert.h"
 #include "device.h"
-#include "events.h"
 #include "export.h"
+#include "id.h"
 #include "real.h"
 #include "registry.h"
 #include "request.h"
