@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "err.h"
 #include "events.h"
 #include "export.h"
 #include "real.h"
@@ -246,8 +247,7 @@ int rai_get_event(struct rdma_event_channel *channel,
 			if (ret <= 0)
 				return ret;
 		} else if (!n) {
-			errno = EAGAIN;
-			return -1;
+			return ERR(EAGAIN);
 		}
 	}
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
+#include "err.h"
 #include "events.h"
 #include "export.h"
 #include "id.h"
@@ -77,14 +78,11 @@ static int rai_wait_sync(struct rdma_cm_id *id, int fd)
 			if (st)
 				rai_id_cancel(st);
 			rai_unlock();
-			errno = EINTR;
-			return -1;
+			return ERR(EINTR);
 		}
 	}
-	if (status) {
-		errno = -status;
-		return -1;
-	}
+	if (status)
+		return ERR(-status);
 	return 0;
 }
 
@@ -132,8 +130,7 @@ RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 
 	if (!ret && !channel && rai_mark_sync(*id)) {
 		rai_real()->destroy_id(*id);
-		errno = ENOMEM;
-		ret = -1;
+		ret = ERR(ENOMEM);
 	}
 	return ret;
 }
@@ -147,8 +144,7 @@ RAI_EXPORT int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
 
 	if (!ret && rai_mark_sync(*id)) {
 		rai_real()->destroy_ep(*id);
-		errno = ENOMEM;
-		ret = -1;
+		ret = ERR(ENOMEM);
 	}
 	return ret;
 }
