@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 
 #include "device.h"
+#include "err.h"
 
 #define RAI_DEVICE_PATH "/dev/" RDMA_ADDRINFO_DEVNAME
 
@@ -98,8 +99,7 @@ static int rai_check_abi(int fd)
 	}
 	rai_report_no_module(why);
 	close(fd);
-	errno = EPROTONOSUPPORT;
-	return -1;
+	return ERR(EPROTONOSUPPORT);
 }
 
 /**
@@ -123,8 +123,7 @@ int rai_open_device(int nonblock)
 		rai_report_no_module(strerror(err));
 		err = ENODEV;
 	}
-	errno = err;
-	return -1;
+	return ERR(err);
 }
 
 /**

@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The wrapped librdmacm calls.
+ * The wrapped event calls, rdma_get_cm_event() and rdma_ack_cm_event().
  *
- * Events: rdma_get_cm_event() returns the module's ADDRINFO events of a
- * channel together with ucma's.  A waiter never blocks on channel->fd
- * alone: it polls channel->fd, the channel's module fd and the channel's
- * kick fd (an eventfd, written when the module fd is opened after the
- * waiter started, or an event becomes ready without a descriptor saying
- * so), and reads channel->fd only when it is readable and no other waiter
- * is reading it, so that it never sleeps in librdmacm's own read while an
- * ADDRINFO event is waiting.  poll() is never restarted by the kernel: an
- * EINTR is returned only when a handler without SA_RESTART could have run,
- * as librdmacm's read returns it.  The registry lock is taken with
- * cancellation disabled, so a cancelled waiter never holds it.
- *
- * Ids: as librdmacm does for its own events, rdma_destroy_id() and
- * rdma_migrate_id() wait until the id's delivered ADDRINFO events are
- * acked; rdma_migrate_id() starts an in-flight request again on the new
- * channel; ids with a private channel (created without one, by
- * rdma_create_ep(), rdma_get_request() or rdma_migrate_id(id, NULL))
- * resolve synchronously and never get an event.
+ * rdma_get_cm_event() returns the module's ADDRINFO events of a channel
+ * together with ucma's.  A waiter never blocks on channel->fd alone: it polls
+ * channel->fd, the channel's module fd and the channel's kick fd (an eventfd,
+ * written when the module fd is opened after the waiter started, or an event
+ * becomes ready without a descriptor saying so), and reads channel->fd only
+ * when it is readable and no other waiter is reading it, so that it never
+ * sleeps in librdmacm's own read while an ADDRINFO event is waiting.  poll() is
+ * never restarted by the kernel: an EINTR is returned only when a handler
+ * without SA_RESTART could have run, as librdmacm's read returns it.  The
+ * registry lock is taken with cancellation disabled, so a cancelled waiter
+ * never holds it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,10 +22,10 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "device.h"
+#include "err.h"
 #include "events.h"
 #include "export.h"
 #include "real.h"
@@ -254,8 +247,7 @@ int rai_get_event(struct rdma_event_channel *channel,
 			if (ret <= 0)
 				return ret;
 		} else if (!n) {
-			errno = EAGAIN;
-			return -1;
+			return ERR(EAGAIN);
 		}
 	}
 }
@@ -281,245 +273,4 @@ int rai_ack_event(struct rdma_cm_event *event)
 RAI_EXPORT int rdma_ack_cm_event(struct rdma_cm_event *event)
 {
 	return rai_ack_event(event);
-}
-
-/* Start @req for @st on @ch (registry locked).  Return: 0 or -1, errno. */
-static int rai_start(struct rai_id *st, struct rai_channel *ch,
-		     struct rai_request *req)
-{
-	if (!st->event) {
-		st->event = calloc(1, sizeof(*st->event));
-		if (!st->event)
-			return -1;
-	}
-	if (rai_id_save_request(st, req))
-		return -1;
-	st->qp_type = req->qp_type;
-	req->cmd.context = (uintptr_t)st->id;
-	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;
-	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
-		return -1;
-	st->handle = req->cmd.handle;
-	st->ch = ch;
-	if (!st->sync)
-		rai_wake_watch();	/* for pollers of channel->fd */
-	return 0;
-}
-
-/*
- * A synchronous id's request on @fd, its channel's module fd: wait for it
- * to complete, as librdmacm's synchronous calls wait for their event.  The
- * request lives on across signals: a handler with SA_RESTART does not end
- * the wait, one without it ends it with EINTR and cancels the request.
- */
-static int rai_wait_sync(struct rdma_cm_id *id, int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct rai_id *st;
-	int status = 0, done;
-
-	for (;;) {
-		rai_lock();
-		st = rai_id_find(id);
-		if (st && st->handle)
-			while (rai_read_module_event(st->ch))
-				;
-		done = !st || !st->handle;
-		if (done)
-			status = st ? st->status : -ECANCELED;
-		rai_unlock();
-		if (done)
-			break;
-		if (poll(&pfd, 1, -1) < 0 && errno == EINTR &&
-		    !rai_signal_restarts()) {
-			rai_lock();
-			st = rai_id_find(id);
-			if (st)
-				rai_id_cancel(st);
-			rai_unlock();
-			errno = EINTR;
-			return -1;
-		}
-	}
-	if (status) {
-		errno = -status;
-		return -1;
-	}
-	return 0;
-}
-
-int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req)
-{
-	struct rai_channel *ch;
-	struct rai_id *st;
-	int ret = -1, fd = -1;
-
-	rai_lock();
-	ch = rai_channel_get(id->channel);
-	st = ch ? rai_id_get(id) : NULL;
-	if (!st) {
-		/* errno from rai_channel_get() or ENOMEM */
-	} else if (st->handle || st->ready) {
-		errno = EBUSY;
-	} else {
-		rai_id_clear_results(st);
-		ret = rai_start(st, ch, req);
-		if (!ret && st->sync)
-			fd = ch->fd;
-	}
-	rai_unlock();
-	if (fd >= 0)
-		ret = rai_wait_sync(id, fd);
-	return ret;
-}
-
-/* @id has a private channel: its calls complete before they return. */
-static int rai_mark_sync(struct rdma_cm_id *id)
-{
-	int ret;
-
-	rai_lock();
-	ret = rai_id_mark_sync(id);
-	rai_unlock();
-	return ret;
-}
-
-RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
-			      struct rdma_cm_id **id, void *context,
-			      enum rdma_port_space ps)
-{
-	int ret = rai_real()->create_id(channel, id, context, ps);
-
-	if (!ret && !channel && rai_mark_sync(*id)) {
-		rai_real()->destroy_id(*id);
-		errno = ENOMEM;
-		ret = -1;
-	}
-	return ret;
-}
-
-/* Ids that librdmacm itself makes with a private channel. */
-RAI_EXPORT int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
-			      struct ibv_pd *pd,
-			      struct ibv_qp_init_attr *qp_init_attr)
-{
-	int ret = rai_real()->create_ep(id, res, pd, qp_init_attr);
-
-	if (!ret && rai_mark_sync(*id)) {
-		rai_real()->destroy_ep(*id);
-		errno = ENOMEM;
-		ret = -1;
-	}
-	return ret;
-}
-
-RAI_EXPORT int rdma_get_request(struct rdma_cm_id *listen,
-				struct rdma_cm_id **id)
-{
-	int ret = rai_real()->get_request(listen, id);
-
-	/* Out of memory, it would be taken for an asynchronous id. */
-	if (!ret)
-		rai_mark_sync(*id);
-	return ret;
-}
-
-/* Wait until the id's delivered events are acked (registry locked). */
-static struct rai_id *rai_id_wait_acked(struct rdma_cm_id *id)
-{
-	struct rai_id *st;
-
-	while ((st = rai_id_find(id)) && st->unacked)
-		rai_registry_wait();
-	return st;
-}
-
-/*
- * @st's id is on @channel now: its request in flight starts again there,
- * its ready event is handed out there (registry locked).  Return: the
- * module fd of a synchronous id whose request is to be waited for, or -1.
- */
-static int rai_id_follow(struct rai_id *st, struct rdma_event_channel *channel)
-{
-	struct rai_channel *ch = st->handle ? rai_channel_get(channel) : NULL;
-	struct rai_saved_request *saved = NULL;
-
-	if (!ch)
-		ch = rai_channel_waiter(channel);
-	if (st->handle && st->req) {
-		saved = st->req;
-		st->req = NULL;
-		rai_id_cancel(st);
-		if (!ch || ch->fd < 0 || rai_start(st, ch, &saved->req)) {
-			/* It cannot start there: it ends with the reason. */
-			st->completed = 1;
-			st->status = -(errno ? errno : ENOMEM);
-			st->ready = !st->sync;
-		}
-		free(saved);
-	}
-	st->ch = ch;
-	if (st->ready && st->sync) {
-		/*
-		 * Read ahead before the id became synchronous: it is simply
-		 * complete now (a wake-up queued for it is swallowed).
-		 */
-		st->ready = 0;
-		st->wake_seq = 0;
-	} else if (st->ready && !st->wake_seq) {
-		rai_wake_ready(st, ch);
-	}
-	return st->handle && st->sync ? ch->fd : -1;
-}
-
-RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
-			       struct rdma_event_channel *channel)
-{
-	struct rai_id *st;
-	int ret, fd = -1;
-
-	ret = rai_real()->migrate_id(id, channel);
-	if (ret)
-		return ret;
-	rai_lock();
-	if (!channel)
-		rai_id_mark_sync(id);
-	st = rai_id_wait_acked(id);
-	if (st) {
-		if (channel)
-			st->sync = 0;
-		fd = rai_id_follow(st, id->channel);
-	}
-	rai_unlock();
-	/* Synchronous now: what was in flight completes before it returns. */
-	if (fd >= 0)
-		rai_wait_sync(id, fd);
-	return 0;
-}
-
-RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
-{
-	struct rai_id *st;
-
-	rai_lock();
-	st = rai_id_find(id);
-	if (st) {
-		/* No event comes any more; wait for the acks of those given. */
-		rai_id_cancel(st);
-		rai_id_wait_acked(id);
-		rai_id_forget(id);
-	}
-	rai_wake_kick();
-	rai_unlock();
-	/* rdma_ucm drops the id's queued wake-up with it. */
-	return rai_real()->destroy_id(id);
-}
-
-RAI_EXPORT void rdma_destroy_event_channel(struct rdma_event_channel *channel)
-{
-	rai_lock();
-	rai_channel_forget(channel);
-	rai_wake_kick();	/* the watcher holds on to the closed fd */
-	rai_unlock();
-	rai_real()->destroy_event_channel(channel);
 }

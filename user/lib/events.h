@@ -5,15 +5,11 @@
 #include <rdma/rdma_cma.h>
 
 #include "registry.h"
-#include "request.h"
 
 /* The merged event calls, for use inside the library. */
 int rai_get_event(struct rdma_event_channel *channel,
 		  struct rdma_cm_event **event);
 int rai_ack_event(struct rdma_cm_event *event);
-
-/* rdma_resolve_addrinfo() of @id once @req is checked and built. */
-int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req);
 
 /*
  * The next event of @ch's module fd, its request completed: the id it

@@ -7,15 +7,12 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
 
 #include "convert.h"
 #include "device.h"
 #include "export.h"
 #include "real.h"
 #include "request.h"
-#include "status.h"
 #include "sync.h"
 
 /*
@@ -38,107 +35,6 @@ static int rai_get_sync_fd(void)
 	fd = rai_sync_fd;
 	pthread_mutex_unlock(&rai_sync_fd_lock);
 	return fd;
-}
-
-/*
- * The module writes the results array through a pointer in the ioctl's
- * argument, which valgrind cannot know: say so where its header exists.
- */
-#if defined(__has_include)
-#if __has_include(<valgrind/memcheck.h>)
-#include <valgrind/memcheck.h>
-#define RAI_MEM_WRITTEN(p, len)	VALGRIND_MAKE_MEM_DEFINED(p, len)
-#endif
-#endif
-#ifndef RAI_MEM_WRITTEN
-#define RAI_MEM_WRITTEN(p, len)	((void)(p), (void)(len))
-#endif
-
-/* rai_resolve_one_call() could not answer: the long way round. */
-#define RAI_NOT_ONE_CALL	(-1)
-
-/*
- * The module's one-call form (RESOLVE_RESULTS): the results come back
- * with the RESOLVE and no request is left.  Return: as rai_resolve_sync(),
- * or RAI_NOT_ONE_CALL when the module lacks it or had more results than
- * max_results said (the parameter was raised since).
- */
-static int rai_resolve_one_call(int fd, struct rai_request *req,
-				struct rdma_addrinfo **res)
-{
-	unsigned int max = rai_sync_results_max();
-	struct rdma_addrinfo_result *results;
-	int ret;
-
-	if (!max)
-		return RAI_NOT_ONE_CALL;
-	results = malloc((size_t)max * sizeof(*results));
-	if (!results)
-		return EAI_MEMORY;
-	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC |
-			 RDMA_ADDRINFO_RESOLVE_RESULTS;
-	req->cmd.context = (uintptr_t)results;
-	req->cmd.result_count = max;
-	do {
-		req->cmd.handle = 0;
-		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
-	} while (ret && errno == EINTR);	/* the request is gone: again */
-	req->cmd.context = 0;
-	req->cmd.result_count = 0;
-	if (ret) {
-		ret = rai_eai_with_errno(-errno, req->ctx);
-	} else if (req->cmd.status) {
-		ret = rai_eai_with_errno(req->cmd.status, req->ctx);
-	} else if (req->cmd.num_results > max) {
-		ret = RAI_NOT_ONE_CALL;
-	} else if (!req->cmd.num_results) {
-		ret = EAI_NODATA;
-	} else {
-		RAI_MEM_WRITTEN(results, (size_t)req->cmd.num_results *
-					 sizeof(*results));
-		ret = rai_convert_results(results, req->cmd.num_results, res);
-	}
-	free(results);
-	return ret;
-}
-
-/**
- * rai_resolve_sync - run @req synchronously on @fd
- *
- * Return: 0 with the results in *@res, or an EAI_* code (errno set for
- * EAI_SYSTEM).  The kernel request is destroyed in every case.
- */
-int rai_resolve_sync(int fd, struct rai_request *req,
-		     struct rdma_addrinfo **res)
-{
-	struct rdma_addrinfo_result *results;
-	unsigned int n;
-	int ret;
-
-	ret = rai_resolve_one_call(fd, req, res);
-	if (ret != RAI_NOT_ONE_CALL)
-		return ret;
-	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC;
-	do {
-		req->cmd.handle = 0;
-		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
-	} while (ret && errno == EINTR);	/* the request is gone: again */
-	if (ret)
-		return rai_eai_with_errno(-errno, req->ctx);
-
-	if (req->cmd.status) {
-		rai_destroy_request(fd, req->cmd.handle);
-		return rai_eai_with_errno(req->cmd.status, req->ctx);
-	}
-	ret = rai_fetch_results(fd, req->cmd.handle, &results, &n);
-	rai_destroy_request(fd, req->cmd.handle);
-	if (ret)
-		return rai_eai_with_errno(-errno, 0);
-	if (!n)
-		return EAI_NODATA;
-	ret = rai_convert_results(results, n, res);
-	free(results);
-	return ret;
 }
 
 /*

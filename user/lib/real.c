@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "err.h"
 #include "export.h"
 #include "real.h"
 
@@ -105,9 +106,7 @@ RAI_EXPORT int rdma_write_cm_event(struct rdma_cm_id *id,
 				   enum rdma_cm_event_type event, int status,
 				   uint64_t arg)
 {
-	if (!rai_real()->write_cm_event) {
-		errno = ENOSYS;
-		return -1;
-	}
+	if (!rai_real()->write_cm_event)
+		return ERR(ENOSYS);
 	return rai_real()->write_cm_event(id, event, status, arg);
 }

@@ -27,7 +27,7 @@ struct rai_real {
 				const struct rdma_addrinfo *hints);
 	int (*query_addrinfo)(struct rdma_cm_id *id,
 			      struct rdma_addrinfo **info);
-	/* Ids librdmacm makes synchronous or moves (events.c). */
+	/* Ids librdmacm makes synchronous or moves (id.c). */
 	int (*migrate_id)(struct rdma_cm_id *id,
 			  struct rdma_event_channel *channel);
 	int (*create_ep)(struct rdma_cm_id **id, struct rdma_addrinfo *res,

@@ -17,6 +17,9 @@
 pthread_mutex_t rai_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t rai_registry_acked = PTHREAD_COND_INITIALIZER;
 static __thread int rai_cancel_state;
+#ifdef RAI_DEBUG
+__thread int rai_registry_held;
+#endif
 
 static struct rai_channel *rai_channels;
 static struct rai_id *rai_ids;
@@ -32,7 +35,7 @@ void rai_lock(void)
 	int state;
 
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock_raw();
 	rai_cancel_state = state;
 }
 
@@ -40,12 +43,13 @@ void rai_unlock(void)
 {
 	int state = rai_cancel_state;
 
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock_raw();
 	pthread_setcancelstate(state, NULL);
 }
 
 void rai_registry_wait(void)
 {
+	rai_assert_locked();
 	pthread_cond_wait(&rai_registry_acked, &rai_registry_lock);
 }
 
@@ -53,6 +57,7 @@ struct rai_channel *rai_channel_find(struct rdma_event_channel *channel)
 {
 	struct rai_channel *ch;
 
+	rai_assert_locked();
 	for (ch = rai_channels; ch; ch = ch->next)
 		if (ch->channel == channel)
 			return ch;
@@ -63,6 +68,7 @@ struct rai_channel *rai_channel_find_fd(int fd)
 {
 	struct rai_channel *ch;
 
+	rai_assert_locked();
 	for (ch = rai_channels; ch; ch = ch->next)
 		if (ch->fd >= 0 && ch->fd == fd)
 			return ch;
@@ -87,6 +93,7 @@ static int rai_channel_awaits_event(struct rai_channel *ch)
  */
 struct rai_channel *rai_channel_next_watched(struct rai_channel *ch)
 {
+	rai_assert_locked();
 	for (ch = ch ? ch->next : rai_channels; ch; ch = ch->next)
 		if (!ch->inherited && rai_channel_awaits_event(ch))
 			return ch;
@@ -98,6 +105,7 @@ void rai_channels_mark_inherited(void)
 {
 	struct rai_channel *ch;
 
+	rai_assert_locked();
 	for (ch = rai_channels; ch; ch = ch->next) {
 		ch->inherited = 1;
 		ch->reading = 0;	/* by a thread the child does not have */
@@ -126,6 +134,7 @@ void rai_channel_kick(struct rai_channel *ch)
 {
 	uint64_t one = 1;
 
+	rai_assert_locked();
 	if (ch && ch->kick_fd >= 0 && write(ch->kick_fd, &one, sizeof(one)) < 0)
 		return;	/* EAGAIN: it is readable anyway */
 }
@@ -138,6 +147,7 @@ struct rai_channel *rai_channel_waiter(struct rdma_event_channel *channel)
 {
 	struct rai_channel *ch = rai_channel_new(channel);
 
+	rai_assert_locked();
 	if (ch && ch->kick_fd < 0)
 		ch->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	return ch && ch->kick_fd >= 0 ? ch : NULL;
@@ -148,6 +158,7 @@ struct rai_channel *rai_channel_get(struct rdma_event_channel *channel)
 {
 	struct rai_channel *ch = rai_channel_new(channel);
 
+	rai_assert_locked();
 	if (!ch || ch->fd >= 0)
 		return ch;
 	ch->fd = rai_open_device(1);
@@ -171,6 +182,7 @@ void rai_channel_forget(struct rdma_event_channel *channel)
 	struct rai_channel **pch, *ch;
 	struct rai_id **pst, *st;
 
+	rai_assert_locked();
 	for (pch = &rai_channels; *pch; pch = &(*pch)->next)
 		if ((*pch)->channel == channel)
 			break;
@@ -200,6 +212,7 @@ struct rai_id *rai_id_find(struct rdma_cm_id *id)
 {
 	struct rai_id *st;
 
+	rai_assert_locked();
 	for (st = rai_ids; st; st = st->next)
 		if (st->id == id)
 			return st;
@@ -212,6 +225,7 @@ struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,
 {
 	struct rai_id *st;
 
+	rai_assert_locked();
 	for (st = rai_ids; st; st = st->next)
 		if (st->ch == ch && (uintptr_t)st->id == context &&
 		    st->handle == handle)
@@ -224,6 +238,7 @@ struct rai_id *rai_id_find_ready(struct rai_channel *ch)
 {
 	struct rai_id *st;
 
+	rai_assert_locked();
 	for (st = rai_ids; st; st = st->next)
 		if (st->ch == ch && st->ready && !st->wake_seq)
 			return st;
@@ -234,6 +249,7 @@ struct rai_id *rai_id_get(struct rdma_cm_id *id)
 {
 	struct rai_id *st = rai_id_find(id);
 
+	rai_assert_locked();
 	if (st)
 		return st;
 	st = calloc(1, sizeof(*st));
@@ -250,6 +266,7 @@ int rai_id_mark_sync(struct rdma_cm_id *id)
 {
 	struct rai_id *st = rai_id_get(id);
 
+	rai_assert_locked();
 	if (!st)
 		return -1;
 	st->sync = 1;
@@ -262,6 +279,7 @@ int rai_id_save_request(struct rai_id *st, const struct rai_request *req)
 	const struct rdma_addrinfo_resolve *cmd = &req->cmd;
 	struct rai_saved_request *s = st->req;
 
+	rai_assert_locked();
 	if (!s) {
 		s = malloc(sizeof(*s));
 		if (!s)
@@ -284,6 +302,7 @@ int rai_id_save_request(struct rai_id *st, const struct rai_request *req)
 
 void rai_id_clear_results(struct rai_id *st)
 {
+	rai_assert_locked();
 	free(st->results);
 	st->results = NULL;
 	st->num_results = 0;
@@ -294,6 +313,7 @@ void rai_id_clear_results(struct rai_id *st)
 /* Cancel the id's request in flight, and drop its undelivered event. */
 void rai_id_cancel(struct rai_id *st)
 {
+	rai_assert_locked();
 	if (st->handle)
 		rai_destroy_request(st->ch->fd, st->handle);
 	st->handle = 0;
@@ -308,6 +328,7 @@ void rai_id_forget(struct rdma_cm_id *id)
 {
 	struct rai_id **pst, *st;
 
+	rai_assert_locked();
 	for (pst = &rai_ids; *pst; pst = &(*pst)->next) {
 		st = *pst;
 		if (st->id == id) {
@@ -322,6 +343,7 @@ void rai_event_delivered(struct rai_event *ev)
 {
 	struct rai_id *st = rai_id_find(ev->event.id);
 
+	rai_assert_locked();
 	if (st)
 		st->unacked++;
 	ev->next = rai_events_delivered;
@@ -334,6 +356,7 @@ int rai_event_take_back(struct rdma_cm_event *event)
 	struct rai_event **pev, *ev;
 	struct rai_id *st;
 
+	rai_assert_locked();
 	for (pev = &rai_events_delivered; *pev; pev = &(*pev)->next) {
 		ev = *pev;
 		if (&ev->event != event)

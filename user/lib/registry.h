@@ -52,11 +52,41 @@ struct rai_id {
 
 /*
  * Everything below is called with rai_registry_lock held, taken with
- * rai_lock(): no thread is ever cancelled while holding it.
+ * rai_lock(): no thread is ever cancelled while holding it.  Debug builds
+ * (RAI_DEBUG) check it: each thread knows whether it holds the lock.
  */
 extern pthread_mutex_t rai_registry_lock;
 void rai_lock(void);
 void rai_unlock(void);
+
+#ifdef RAI_DEBUG
+#include <assert.h>
+
+extern __thread int rai_registry_held;
+#define rai_registry_set_held(held)	((void)(rai_registry_held = (held)))
+#define rai_assert_locked()		assert(rai_registry_held)
+#else
+#define rai_registry_set_held(held)	((void)0)
+#define rai_assert_locked()		((void)0)
+#endif
+
+/*
+ * The lock alone, cancellation state untouched: for the watcher thread,
+ * which blocks every signal and is never cancelled, and the fork()
+ * handlers (wake.c).
+ */
+static inline void rai_lock_raw(void)
+{
+	pthread_mutex_lock(&rai_registry_lock);
+	rai_registry_set_held(1);
+}
+
+static inline void rai_unlock_raw(void)
+{
+	rai_registry_set_held(0);
+	pthread_mutex_unlock(&rai_registry_lock);
+}
+
 /* Broadcast when an event is acked; waited on with the lock held. */
 void rai_registry_wait(void);
 

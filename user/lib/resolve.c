@@ -18,8 +18,9 @@
 
 #include "convert.h"
 #include "device.h"
-#include "events.h"
+#include "err.h"
 #include "export.h"
+#include "id.h"
 #include "real.h"
 #include "registry.h"
 #include "request.h"
@@ -73,24 +74,16 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 
 	if (rai_native(id))
 		return rai_real()->resolve_addrinfo(id, node, service, hints);
-	if (!id || !id->channel) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (!id || !id->channel)
+		return ERR(EINVAL);
 	ret = rai_build_request(&req, node, service, hints);
-	if (ret) {
-		errno = ret == EAI_SYSTEM ? errno : rai_errno_from_eai(ret);
-		return -1;
-	}
+	if (ret)
+		return ERR(ret == EAI_SYSTEM ? errno : rai_errno_from_eai(ret));
 	rai_request_bind_to_id(&req, id);
-	if ((req.cmd.ai_flags & RAI_SA) && !id->verbs) {
-		errno = EINVAL;		/* not bound to a port */
-		return -1;
-	}
-	if (!rai_wrappers_in_use()) {
-		errno = EOPNOTSUPP;	/* its event could never be seen */
-		return -1;
-	}
+	if ((req.cmd.ai_flags & RAI_SA) && !id->verbs)
+		return ERR(EINVAL);	/* not bound to a port */
+	if (!rai_wrappers_in_use())
+		return ERR(EOPNOTSUPP);	/* its event could never be seen */
 
 	return rai_resolve_id(id, &req);
 }
@@ -101,18 +94,15 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 	struct rai_id *st;
 	int ret = -1, eai;
 
-	if (!id || !info) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (!id || !info)
+		return ERR(EINVAL);
 	rai_lock();
 	st = rai_id_find(id);
 	if (!st || (!st->handle && !st->completed)) {
 		rai_unlock();
 		if (rai_native(id))
 			return rai_real()->query_addrinfo(id, info);
-		errno = EINVAL;		/* nothing was resolved */
-		return -1;
+		return ERR(EINVAL);	/* nothing was resolved */
 	}
 	if (st->handle || st->ready) {
 		errno = EBUSY;
@@ -141,10 +131,8 @@ RAI_EXPORT int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel)
 	struct rai_channel *ch;
 	int fd;
 
-	if (!channel) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (!channel)
+		return ERR(EINVAL);
 	rai_lock();
 	ch = rai_channel_get(channel);
 	fd = ch ? ch->fd : -1;

@@ -88,12 +88,12 @@ static int rai_wake_probe(void)
  */
 static void rai_wake_prepare(void)
 {
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock_raw();
 }
 
 static void rai_wake_parent(void)
 {
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock_raw();
 }
 
 static void rai_wake_child(void)
@@ -106,7 +106,7 @@ static void rai_wake_child(void)
 		close(rai_kick_fd);
 		rai_kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	}
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock_raw();
 }
 
 static void rai_wake_init(void)
@@ -229,14 +229,14 @@ static void *rai_wake_main(void *unused)
 	int ret;
 
 	(void)unused;
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock_raw();
 	while (!rai_watcher_stop) {
 		n = rai_wake_poll_set(&pfd, &size);
 		if (!n)
 			break;	/* nothing in flight (or no memory) */
-		pthread_mutex_unlock(&rai_registry_lock);
+		rai_unlock_raw();
 		ret = poll(pfd, n, -1);
-		pthread_mutex_lock(&rai_registry_lock);
+		rai_lock_raw();
 		if (ret < 0 && errno != EINTR)
 			break;
 		if (ret <= 0)
@@ -258,7 +258,7 @@ static void *rai_wake_main(void *unused)
 		}
 	}
 	rai_watcher_running = 0;
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock_raw();
 	free(pfd);
 	return NULL;
 }
@@ -295,12 +295,12 @@ __attribute__((destructor)) static void rai_wake_fini(void)
 {
 	int join;
 
-	pthread_mutex_lock(&rai_registry_lock);
+	rai_lock_raw();
 	rai_watcher_stop = 1;
 	rai_wake_kick();
 	join = rai_watcher_joinable;
 	rai_watcher_joinable = 0;
-	pthread_mutex_unlock(&rai_registry_lock);
+	rai_unlock_raw();
 	if (join)
 		pthread_join(rai_watcher, NULL);
 	if (rai_kick_fd >= 0)

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+#ifndef _RAI_ID_H
+#define _RAI_ID_H
+
+#include <rdma/rdma_cma.h>
+
+#include "request.h"
+
+/* rdma_resolve_addrinfo() of @id once @req is checked and built. */
+int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req);
+
+#endif /* _RAI_ID_H */

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/* Synchronous requests: rai_resolve_sync() and its form for every SA port. */
+#include <errno.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <infiniband/verbs.h>
+
+#include "convert.h"
+#include "device.h"
+#include "status.h"
+#include "sync.h"
+
+/*
+ * The module writes the results array through a pointer in the ioctl's
+ * argument, which valgrind cannot know: say so where its header exists.
+ */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define RAI_MEM_WRITTEN(p, len)	VALGRIND_MAKE_MEM_DEFINED(p, len)
+#endif
+#endif
+#ifndef RAI_MEM_WRITTEN
+#define RAI_MEM_WRITTEN(p, len)	((void)(p), (void)(len))
+#endif
+
+/* rai_resolve_one_call() could not answer: the long way round. */
+#define RAI_NOT_ONE_CALL	(-1)
+
+/*
+ * The module's one-call form (RESOLVE_RESULTS): the results come back
+ * with the RESOLVE and no request is left.  Return: as rai_resolve_sync(),
+ * or RAI_NOT_ONE_CALL when the module lacks it or had more results than
+ * max_results said (the parameter was raised since).
+ */
+static int rai_resolve_one_call(int fd, struct rai_request *req,
+				struct rdma_addrinfo **res)
+{
+	unsigned int max = rai_sync_results_max();
+	struct rdma_addrinfo_result *results;
+	int ret;
+
+	if (!max)
+		return RAI_NOT_ONE_CALL;
+	results = malloc((size_t)max * sizeof(*results));
+	if (!results)
+		return EAI_MEMORY;
+	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC |
+			 RDMA_ADDRINFO_RESOLVE_RESULTS;
+	req->cmd.context = (uintptr_t)results;
+	req->cmd.result_count = max;
+	do {
+		req->cmd.handle = 0;
+		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
+	} while (ret && errno == EINTR);	/* the request is gone: again */
+	req->cmd.context = 0;
+	req->cmd.result_count = 0;
+	if (ret) {
+		ret = rai_eai_with_errno(-errno, req->ctx);
+	} else if (req->cmd.status) {
+		ret = rai_eai_with_errno(req->cmd.status, req->ctx);
+	} else if (req->cmd.num_results > max) {
+		ret = RAI_NOT_ONE_CALL;
+	} else if (!req->cmd.num_results) {
+		ret = EAI_NODATA;
+	} else {
+		RAI_MEM_WRITTEN(results, (size_t)req->cmd.num_results *
+					 sizeof(*results));
+		ret = rai_convert_results(results, req->cmd.num_results, res);
+	}
+	free(results);
+	return ret;
+}
+
+/**
+ * rai_resolve_sync - run @req synchronously on @fd
+ *
+ * Return: 0 with the results in *@res, or an EAI_* code (errno set for
+ * EAI_SYSTEM).  The kernel request is destroyed in every case.
+ */
+int rai_resolve_sync(int fd, struct rai_request *req,
+		     struct rdma_addrinfo **res)
+{
+	struct rdma_addrinfo_result *results;
+	unsigned int n;
+	int ret;
+
+	ret = rai_resolve_one_call(fd, req, res);
+	if (ret != RAI_NOT_ONE_CALL)
+		return ret;
+	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC;
+	do {
+		req->cmd.handle = 0;
+		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
+	} while (ret && errno == EINTR);	/* the request is gone: again */
+	if (ret)
+		return rai_eai_with_errno(-errno, req->ctx);
+
+	if (req->cmd.status) {
+		rai_destroy_request(fd, req->cmd.handle);
+		return rai_eai_with_errno(req->cmd.status, req->ctx);
+	}
+	ret = rai_fetch_results(fd, req->cmd.handle, &results, &n);
+	rai_destroy_request(fd, req->cmd.handle);
+	if (ret)
+		return rai_eai_with_errno(-errno, 0);
+	if (!n)
+		return EAI_NODATA;
+	ret = rai_convert_results(results, n, res);
+	free(results);
+	return ret;
+}
+
+/*
+ * rdma_getaddrinfo(RAI_SA) has no rdma_cm_id to say which port's SA to
+ * ask: ask on each active port in turn, skipping ports that have no SA
+ * (rdma_getaddrinfo(3): "Non-Infiniband ports will be skipped").
+ */
+
+/* Errors that mean "this port has no SA to ask": try the next one. */
+static int rai_port_has_no_sa(int eai, int err)
+{
+	return eai == EAI_FAMILY ||
+	       (eai == EAI_SYSTEM &&
+		(err == EHOSTUNREACH || err == ENODEV || err == EOPNOTSUPP));
+}
+
+static int rai_try_device(int fd, struct rai_request *req,
+			  struct ibv_device *dev, struct rdma_addrinfo **res,
+			  int *last_eai, int *last_err)
+{
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port;
+	struct ibv_context *ctx;
+	uint8_t p;
+	int ret;
+
+	ctx = ibv_open_device(dev);
+	if (!ctx)
+		return -1;
+	if (ibv_query_device(ctx, &attr))
+		attr.phys_port_cnt = 0;
+	for (p = 1; p <= attr.phys_port_cnt; p++) {
+		if (ibv_query_port(ctx, p, &port) ||
+		    port.state != IBV_PORT_ACTIVE)
+			continue;
+		strncpy(req->cmd.ibdev_name, ibv_get_device_name(dev),
+			sizeof(req->cmd.ibdev_name) - 1);
+		req->cmd.port_num = p;
+		ret = rai_resolve_sync(fd, req, res);
+		*last_eai = ret;
+		*last_err = errno;
+		if (!ret || !rai_port_has_no_sa(ret, *last_err)) {
+			ibv_close_device(ctx);
+			return 0;
+		}
+	}
+	ibv_close_device(ctx);
+	return -1;
+}
+
+/**
+ * rai_resolve_sync_sa_ports - run an SA request on the first port that
+ * has an SA
+ *
+ * Return: as rai_resolve_sync(); EAI_SYSTEM with errno ENODEV when no
+ * active port exists, or the last "no SA" error when no port has one.
+ */
+int rai_resolve_sync_sa_ports(int fd, struct rai_request *req,
+			      struct rdma_addrinfo **res)
+{
+	struct ibv_device **devs;
+	int last_eai = EAI_SYSTEM, last_err = ENODEV;
+	int i, n;
+
+	devs = ibv_get_device_list(&n);
+	if (!devs) {
+		errno = ENODEV;
+		return EAI_SYSTEM;
+	}
+	for (i = 0; i < n; i++)
+		if (!rai_try_device(fd, req, devs[i], res, &last_eai,
+				    &last_err))
+			break;
+	ibv_free_device_list(devs);
+	if (last_eai == EAI_SYSTEM)
+		errno = last_err;
+	return last_eai;
+}
