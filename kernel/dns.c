@@ -66,16 +66,9 @@
  * How key.dns_resolver (keyutils) reports failures, and what we make of
  * them:
  *
- *  - keyutils up to 1.6.3 (Debian 12) rejects the key with the *h_errno*
- *    value NO_DATA (4) for every getaddrinfo() failure: nsError() maps
- *    the code for its log message only and passes the raw value to
- *    keyctl_reject().  The kernel then reports -4, i.e. -EINTR, for a
- *    missing name, a name without addresses and an unreachable server
- *    alike, and keeps that negative key for 60 s.  We report -ENXIO
- *    (EAI_NONAME), the most likely cause; the others cannot be told apart.
- *  - Later keyutils map h_errno through a table before rejecting:
- *    HOST_NOT_FOUND and NO_DATA become -ENODATA, TRY_AGAIN -EAGAIN,
- *    NO_RECOVERY -ECONNREFUSED (reported as -EREMOTEIO).
+ *  - keyutils up to 1.6.3 rejects every failure alike, seen here as
+ *    -EINTR (Documentation/admin-guide.rst tells why): -ENXIO.
+ *  - Later keyutils: -ENODATA, -EAGAIN, -ECONNREFUSED (as -EREMOTEIO).
  *  - A helper that failed without instantiating the key, or that is not
  *    configured, leaves a negative key: -ENOKEY.  Expired or revoked keys
  *    give -EKEYEXPIRED/-EKEYREVOKED.

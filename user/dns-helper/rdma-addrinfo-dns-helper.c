@@ -5,8 +5,8 @@
  *
  * The kernel's dns_resolver upcall normally runs keyutils' key.dns_resolver,
  * which up to keyutils 1.6.3 rejects every failed lookup with the same
- * error, so the module cannot tell a missing name from a name without
- * addresses or an unreachable server.  This helper answers the module's
+ * error (Documentation/admin-guide.rst), so the module cannot tell a
+ * missing name from a name without addresses or an unreachable server.  This helper answers the module's
  * own keys only (request-key.d routes "rai:*" here, everything else keeps
  * key.dns_resolver) and rejects each failure with its own errno:
  *
