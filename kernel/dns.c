@@ -114,11 +114,15 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
+#include "addr.h"
 #include "backend.h"
+#include "dns.h"
 #include "dns_batch.h"
 #include "dns_cache.h"
 #include "main.h"
 #include "numeric.h"
+#include "request.h"
+#include "result.h"
 #include "rai_trace.h"
 #include "stats.h"
 #include "user.h"

@@ -6,8 +6,8 @@
 #include <linux/moduleparam.h>
 #include <linux/workqueue.h>
 
-#include "backend.h"
 #include "device.h"
+#include "dns.h"
 #include "main.h"
 #include "request.h"
 #include "sa_backend.h"

@@ -18,20 +18,9 @@
 #include "backend.h"
 #include "main.h"
 #include "numeric.h"
+#include "request.h"
+#include "result.h"
 #include "stats.h"
-
-u32 rai_sockaddr_len(u16 family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct sockaddr_ib);
-	}
-	return 0;
-}
 
 static int rai_numeric_scope(struct net *net, const char *scope, size_t len,
 			     u32 *scope_id)

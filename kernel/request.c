@@ -39,6 +39,7 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 
+#include "backend.h"
 #include "main.h"
 #include "request.h"
 #include "stats.h"
@@ -271,6 +272,24 @@ void rai_request_charge_end(struct mem_cgroup *old)
 bool rai_request_cancelled(struct rai_request *req)
 {
 	return READ_ONCE(req->state) == RAI_REQ_CANCELLED;
+}
+
+/* The family results must have: requested, else that of the source. */
+u16 rai_request_family(const struct rai_request *req)
+{
+	if (req->family != AF_UNSPEC)
+		return req->family;
+	if (req->src_len)
+		return req->src.sa.sa_family;
+	return AF_UNSPEC;
+}
+
+/* Whether @req accepts an IP address of family @family in its results. */
+bool rai_request_wants(const struct rai_request *req, u16 family)
+{
+	u16 want = rai_request_family(req);
+
+	return want == AF_UNSPEC || want == AF_IB || want == family;
 }
 
 /*

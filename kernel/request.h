@@ -21,6 +21,7 @@
 
 struct mem_cgroup;
 struct net;
+struct rai_backend_ops;
 struct rai_request;
 struct rai_user;
 
@@ -51,30 +52,6 @@ enum rai_request_state {
 	RAI_REQ_PENDING,	/* the backend owns the completion */
 	RAI_REQ_DONE,		/* results and status are final */
 	RAI_REQ_CANCELLED,	/* destroyed while pending: no event */
-};
-
-/**
- * struct rai_backend_ops - one way of resolving a request
- * @name: for messages and debugfs
- * @feature: RDMA_ADDRINFO_FEATURE_* bit it provides
- * @prepare: optional; called before the request is published, to set up
- *	what @cancel may touch (work items, timers)
- * @start: begin resolving @req.  Called once the request is published;
- *	must eventually call rai_request_complete() exactly once unless
- *	@cancel made that unnecessary (completing a cancelled request is
- *	harmless: the results are dropped).  May complete before returning.
- * @cancel: optional; called when a pending request is destroyed, after
- *	its state became RAI_REQ_CANCELLED, and again after @start if the
- *	request was destroyed while being started: it must be idempotent.
- *	Process context; it may not wait for the resolution; it must not
- *	free @req (the backend's own reference does that).
- */
-struct rai_backend_ops {
-	const char *name;
-	u32 feature;
-	void (*prepare)(struct rai_request *req);
-	void (*start)(struct rai_request *req);
-	void (*cancel)(struct rai_request *req);
 };
 
 /**
@@ -187,6 +164,10 @@ int rai_event_pop(struct rai_file *file, bool nonblock,
 void rai_event_unpop(struct rai_request *req);
 bool rai_event_delivered(struct rai_request *req);
 bool rai_events_pending(struct rai_file *file);
+
+/* Whether @req accepts an IP address of family @family in its results. */
+u16 rai_request_family(const struct rai_request *req);
+bool rai_request_wants(const struct rai_request *req, u16 family);
 
 struct rdma_addrinfo_result *rai_results_alloc(u32 nr);
 void rai_results_free(struct rdma_addrinfo_result *results);

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "addr.h"
 #include "backend.h"
 #include "numeric.h"
 #include "request.h"
