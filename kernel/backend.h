@@ -38,18 +38,15 @@ extern const struct rai_backend_ops rai_numeric_ops;
 extern const struct rai_backend_ops rai_dns_ops;
 
 /*
- * The SA backend plugs in here.  It registers its ops once at module init
- * (before the device is registered) and unregisters them at exit (after
- * the device is gone and every request is destroyed).  Until then RESOLVE
- * with RAI_SA fails with -EOPNOTSUPP and GET_INFO does not advertise
- * RDMA_ADDRINFO_FEATURE_SA.  Its start() receives a validated request:
- * service set (service/service_len), node NULL, ibdev_name and port_num
- * set; results are AF_IB with origin RDMA_ADDRINFO_ORIGIN_SA.
+ * The SA backend (sa_backend.c, on the SA client of sa_client.h), there
+ * from before the device is registered until after it is gone.  Its
+ * start() receives a validated request: service set (service/service_len),
+ * node NULL, ibdev_name and port_num set; results are AF_IB with origin
+ * RDMA_ADDRINFO_ORIGIN_SA.
  */
-void rai_backend_register_sa(const struct rai_backend_ops *ops);
-void rai_backend_unregister_sa(void);
-const struct rai_backend_ops *rai_backend_sa(void);
+extern const struct rai_backend_ops rai_sa_ops;
 
+/* RDMA_ADDRINFO_FEATURE_* of GET_INFO: the backends' and source selection. */
 u32 rai_backend_features(void);
 
 #endif /* _RAI_BACKEND_H */

@@ -10,7 +10,7 @@
 #include "dns.h"
 #include "main.h"
 #include "request.h"
-#include "sa_backend.h"
+#include "sa_client.h"
 #include "source.h"
 #include "stats.h"
 
@@ -109,7 +109,7 @@ static int __init rai_init(void)
 	ret = rai_dns_init();
 	if (ret)
 		goto err_wq;
-	ret = rai_sa_backend_init();
+	ret = rai_sa_init();
 	if (ret)
 		goto err_dns;
 	ret = rai_source_init();
@@ -123,7 +123,7 @@ static int __init rai_init(void)
 err_source:
 	rai_source_exit();
 err_sa:
-	rai_sa_backend_exit();
+	rai_sa_exit();
 err_dns:
 	rai_dns_exit();
 err_wq:
@@ -144,7 +144,7 @@ static void __exit rai_exit(void)
 {
 	rai_device_exit();
 	rai_source_exit();
-	rai_sa_backend_exit();
+	rai_sa_exit();
 	rai_dns_exit();
 	destroy_workqueue(rai_wq);
 	rai_request_exit();

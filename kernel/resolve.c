@@ -19,32 +19,10 @@
 #include "request.h"
 #include "resolve.h"
 
-static const struct rai_backend_ops *rai_sa_ops;
-
-void rai_backend_register_sa(const struct rai_backend_ops *ops)
-{
-	rai_sa_ops = ops;
-}
-
-void rai_backend_unregister_sa(void)
-{
-	rai_sa_ops = NULL;
-}
-
-const struct rai_backend_ops *rai_backend_sa(void)
-{
-	return rai_sa_ops;
-}
-
 u32 rai_backend_features(void)
 {
-	u32 features = RDMA_ADDRINFO_FEATURE_NUMERIC |
-		       RDMA_ADDRINFO_FEATURE_DNS |
-		       RDMA_ADDRINFO_FEATURE_SRC_SELECT;
-
-	if (rai_sa_ops)
-		features |= rai_sa_ops->feature;
-	return features;
+	return rai_numeric_ops.feature | rai_dns_ops.feature |
+	       rai_sa_ops.feature | RDMA_ADDRINFO_FEATURE_SRC_SELECT;
 }
 
 static bool rai_ps_valid(u16 ps)
@@ -225,7 +203,7 @@ static const struct rai_backend_ops *
 rai_choose_backend(const struct rai_request *req)
 {
 	if (req->ai_flags & RDMA_ADDRINFO_RAI_SA)
-		return rai_sa_ops;
+		return &rai_sa_ops;
 	if (!req->node || (req->ai_flags & RDMA_ADDRINFO_RAI_NUMERICHOST) ||
 	    rai_numeric_is_literal(req))
 		return &rai_numeric_ops;
@@ -292,8 +270,6 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	ret = rai_check_resolve(&r);
 	if (ret)
 		return ret;
-	if ((r.ai_flags & RDMA_ADDRINFO_RAI_SA) && !rai_sa_ops)
-		return -EOPNOTSUPP;
 
 	req = rai_request_alloc(file);
 	if (IS_ERR(req))
@@ -312,10 +288,6 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	req->port_num = r.port_num;
 	memcpy(req->ibdev_name, r.ibdev_name, sizeof(req->ibdev_name));
 	ops = rai_choose_backend(req);
-	if (!ops) {
-		ret = -EOPNOTSUPP;
-		goto err_abandon;
-	}
 	if (ops == &rai_dns_ops) {
 		ret = rai_check_dns_name(req->node, req->node_len);
 		if (ret)
