@@ -121,6 +121,7 @@
 #include "dns_cache.h"
 #include "main.h"
 #include "numeric.h"
+#include "param.h"
 #include "request.h"
 #include "result.h"
 #include "rai_trace.h"
@@ -147,6 +148,39 @@ static bool rai_dns_host_view;
 module_param_named(dns_host_view, rai_dns_host_view, bool, 0644);
 MODULE_PARM_DESC(dns_host_view,
 		 "Answer DNS names for containers (another network namespace or /etc view) from the host's resolver and /etc/hosts; else -EPERM (default N)");
+
+unsigned int rai_max_upcalls = 16;
+unsigned int rai_max_upcalls_per_user = 8;
+static unsigned int rai_dns_timeout_ms = 20000;
+static unsigned int rai_dns_max_keys = 1024;
+static unsigned int rai_dns_max_keys_per_user = 256;
+
+RAI_PARAM_RANGE(max_upcalls, 1, 1024);
+RAI_PARAM_RANGE(max_upcalls_per_user, 1, 1024);
+RAI_PARAM_RANGE(dns_timeout_ms, 0, 600000);
+RAI_PARAM_RANGE(dns_max_keys, 1, 1 << 20);
+RAI_PARAM_RANGE(dns_max_keys_per_user, 1, 1 << 20);
+
+module_param_cb(max_upcalls, &rai_param_ops_max_upcalls,
+		&rai_max_upcalls, 0444);
+MODULE_PARM_DESC(max_upcalls,
+		 "DNS resolver upcalls in progress at most (default 16)");
+module_param_cb(max_upcalls_per_user, &rai_param_ops_max_upcalls_per_user,
+		&rai_max_upcalls_per_user, 0644);
+MODULE_PARM_DESC(max_upcalls_per_user,
+		 "DNS resolver upcalls one user may have in progress; slots go round-robin between users (default 8)");
+module_param_cb(dns_timeout_ms, &rai_param_ops_dns_timeout_ms,
+		&rai_dns_timeout_ms, 0644);
+MODULE_PARM_DESC(dns_timeout_ms,
+		 "A DNS request still unanswered after this fails with ETIMEDOUT; 0: no limit (default 20000)");
+module_param_cb(dns_max_keys, &rai_param_ops_dns_max_keys,
+		&rai_dns_max_keys, 0644);
+MODULE_PARM_DESC(dns_max_keys,
+		 "dns_resolver keys (root's key quota) the module may leave behind; beyond: new names fail with EAGAIN (default 1024)");
+module_param_cb(dns_max_keys_per_user, &rai_param_ops_dns_max_keys_per_user,
+		&rai_dns_max_keys_per_user, 0644);
+MODULE_PARM_DESC(dns_max_keys_per_user,
+		 "dns_resolver keys one user's requests may leave behind (default 256)");
 
 static int rai_dns_status(int ret)
 {

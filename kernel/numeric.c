@@ -16,7 +16,6 @@
 #include <linux/string.h>
 
 #include "backend.h"
-#include "main.h"
 #include "numeric.h"
 #include "request.h"
 #include "result.h"

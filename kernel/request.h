@@ -138,6 +138,12 @@ struct rai_request {
 	struct list_head slot_entry;
 };
 
+/* Module parameters (request.c); read them with READ_ONCE(). */
+extern unsigned int rai_max_requests_per_fd;
+extern unsigned int rai_max_requests;
+extern unsigned int rai_max_requests_per_user;
+extern unsigned int rai_max_results;
+
 int rai_request_init(void);
 void rai_request_exit(void);
 

@@ -24,7 +24,6 @@
 #include <rdma/ib.h>
 
 #include "backend.h"
-#include "main.h"
 #include "request.h"
 #include "sa_client.h"
 #include "sa_port.h"

@@ -53,6 +53,10 @@
 struct net;
 struct rai_sa_query;
 
+/* Module parameters (sa_client.c); read them with READ_ONCE(). */
+extern unsigned int rai_sa_timeout_ms;
+extern unsigned int rai_sa_retries;
+
 /*
  * @records: @nrec records in SA wire format, RAI_SA_SR_LEN (176) bytes
  * each for ServiceRecords, RAI_SA_PR_LEN (64) for a PathRecord; NULL with
