@@ -119,7 +119,6 @@
 #include "dns.h"
 #include "dns_batch.h"
 #include "dns_cache.h"
-#include "main.h"
 #include "numeric.h"
 #include "param.h"
 #include "request.h"
@@ -129,6 +128,8 @@
 #include "user.h"
 
 static struct workqueue_struct *rai_dns_wq;
+/* The time-outs of DNS requests (dns_timeout_ms). */
+static struct workqueue_struct *rai_dns_timeout_wq;
 
 /* dns_query() attempts when the key expires under it. */
 #define RAI_DNS_EXPIRED_TRIES	3
@@ -1096,7 +1097,7 @@ static void rai_dns_start(struct rai_request *req)
 		return;
 	if (timeout_ms) {
 		rai_request_get(req);
-		queue_delayed_work(rai_wq, &req->timeout,
+		queue_delayed_work(rai_dns_timeout_wq, &req->timeout,
 				   msecs_to_jiffies(timeout_ms));
 	}
 	rai_request_get(req);		/* the slot queue's */
@@ -1129,18 +1130,26 @@ int rai_dns_init(void)
 {
 	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_batch_boot = get_random_u32();
+	rai_dns_timeout_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
+	if (!rai_dns_timeout_wq)
+		return -ENOMEM;
 	/* Each slot's upcall, and the refreshes beside them, run at once. */
 	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND,
 				     rai_max_upcalls + RAI_DNS_REFRESH_MAX);
 	if (!rai_dns_wq)
-		return -ENOMEM;
+		goto err_timeout_wq;
 	rai_dns_cache_init();
 	return 0;
+
+err_timeout_wq:
+	destroy_workqueue(rai_dns_timeout_wq);
+	return -ENOMEM;
 }
 
 /*
  * After every file is closed (no request waits for a slot): waits for
- * upcalls still in progress, then forgets the key records.
+ * upcalls still in progress, then forgets the key records; last, waits
+ * for time-outs still running.
  */
 void rai_dns_exit(void)
 {
@@ -1152,4 +1161,5 @@ void rai_dns_exit(void)
 	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry)
 		rai_dns_key_drop(key);
 	spin_unlock(&rai_dns_key_lock);
+	destroy_workqueue(rai_dns_timeout_wq);
 }

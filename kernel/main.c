@@ -3,17 +3,13 @@
  * rdma_addrinfo: module entry points.
  */
 #include <linux/module.h>
-#include <linux/workqueue.h>
 
 #include "device.h"
 #include "dns.h"
-#include "main.h"
 #include "request.h"
 #include "sa_client.h"
 #include "source.h"
 #include "stats.h"
-
-struct workqueue_struct *rai_wq;
 
 static int __init rai_init(void)
 {
@@ -23,14 +19,9 @@ static int __init rai_init(void)
 	ret = rai_request_init();
 	if (ret)
 		goto err_stats;
-	rai_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
-	if (!rai_wq) {
-		ret = -ENOMEM;
-		goto err_request;
-	}
 	ret = rai_dns_init();
 	if (ret)
-		goto err_wq;
+		goto err_request;
 	ret = rai_sa_init();
 	if (ret)
 		goto err_dns;
@@ -48,8 +39,6 @@ err_sa:
 	rai_sa_exit();
 err_dns:
 	rai_dns_exit();
-err_wq:
-	destroy_workqueue(rai_wq);
 err_request:
 	rai_request_exit();
 err_stats:
@@ -68,7 +57,6 @@ static void __exit rai_exit(void)
 	rai_source_exit();
 	rai_sa_exit();
 	rai_dns_exit();
-	destroy_workqueue(rai_wq);
 	rai_request_exit();
 	rai_stats_exit();
 }
