@@ -135,47 +135,68 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 	return rai_check_qp(r);
 }
 
-/* Copy node and service in; the service of an IP request is a port. */
-static int rai_copy_names(struct rai_request *req,
+/**
+ * struct rai_names - node and service of a RESOLVE, copied in
+ * @node: the node name, NUL-terminated (kmalloc'ed), or NULL
+ * @service: the service string, NUL-terminated, or empty
+ * @port: the service as a port (IP requests)
+ */
+struct rai_names {
+	char *node;
+	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+	u16 port;
+};
+
+/*
+ * Copy node and service in, before the request exists; the service of an
+ * IP request is a port.  On error nothing is left to free.
+ */
+static int rai_copy_names(struct rai_names *n,
 			  const struct rdma_addrinfo_resolve *r)
 {
-	char service[RDMA_ADDRINFO_SERVICE_MAX];
 	u32 i, port = 0;
+	int ret = -EINVAL;
 
+	memset(n, 0, sizeof(*n));
 	if (r->node) {
-		req->node = kmalloc(r->node_len + 1, GFP_KERNEL_ACCOUNT);
-		if (!req->node)
+		n->node = kmalloc(r->node_len + 1, GFP_KERNEL_ACCOUNT);
+		if (!n->node)
 			return -ENOMEM;
-		if (copy_from_user(req->node, u64_to_user_ptr(r->node),
-				   r->node_len))
-			return -EFAULT;
-		req->node[r->node_len] = '\0';
-		req->node_len = r->node_len;
-		if (memchr(req->node, '\0', r->node_len))
-			return -EINVAL;
+		if (copy_from_user(n->node, u64_to_user_ptr(r->node),
+				   r->node_len)) {
+			ret = -EFAULT;
+			goto err;
+		}
+		n->node[r->node_len] = '\0';
+		if (memchr(n->node, '\0', r->node_len))
+			goto err;
 	}
 	if (r->service) {
 		/* via the stack: the slab cache has no usercopy window */
-		if (copy_from_user(service, u64_to_user_ptr(r->service),
-				   r->service_len))
-			return -EFAULT;
-		memcpy(req->service, service, r->service_len);
-		req->service[r->service_len] = '\0';
-		req->service_len = r->service_len;
-		if (memchr(req->service, '\0', r->service_len))
-			return -EINVAL;
+		if (copy_from_user(n->service, u64_to_user_ptr(r->service),
+				   r->service_len)) {
+			ret = -EFAULT;
+			goto err;
+		}
+		if (memchr(n->service, '\0', r->service_len))
+			goto err;
 		if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
 			return 0;
 		for (i = 0; i < r->service_len; i++) {
-			if (!isdigit(req->service[i]))
-				return -EINVAL;
-			port = port * 10 + req->service[i] - '0';
+			if (!isdigit(n->service[i]))
+				goto err;
+			port = port * 10 + n->service[i] - '0';
 			if (port > U16_MAX)
-				return -EINVAL;
+				goto err;
 		}
-		req->port = port;
+		n->port = port;
 	}
 	return 0;
+
+err:
+	kfree(n->node);
+	n->node = NULL;
+	return ret;
 }
 
 /*
@@ -262,6 +283,7 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 {
 	const struct rai_backend_ops *ops;
 	struct rdma_addrinfo_resolve r;
+	struct rai_names names;
 	struct rai_request *req;
 	int ret;
 
@@ -270,13 +292,20 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	ret = rai_check_resolve(&r);
 	if (ret)
 		return ret;
+	ret = rai_copy_names(&names, &r);
+	if (ret)
+		return ret;
 
 	req = rai_request_alloc(file);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
-	ret = rai_copy_names(req, &r);
-	if (ret)
-		goto err_abandon;
+	if (IS_ERR(req)) {
+		ret = PTR_ERR(req);
+		goto err_names;
+	}
+	req->node = names.node;
+	req->node_len = r.node_len;
+	memcpy(req->service, names.service, sizeof(req->service));
+	req->service_len = r.service_len;
+	req->port = names.port;
 	req->context = r.context;
 	req->sync = r.flags & RDMA_ADDRINFO_RESOLVE_SYNC;
 	req->ai_flags = r.ai_flags;
@@ -338,5 +367,9 @@ out_put:
 
 err_abandon:
 	rai_request_abandon(req);
+	return ret;
+
+err_names:
+	kfree(names.node);
 	return ret;
 }
