@@ -10,12 +10,12 @@
 #include "addr.h"
 
 struct net;
-struct rai_request;
 
 int rai_numeric_parse_ip(struct net *net, const char *str, size_t len,
 			 union rai_sockaddr *addr);
 int rai_numeric_parse_gid(const char *str, size_t len,
 			  union rai_sockaddr *addr);
-bool rai_numeric_is_literal(const struct rai_request *req);
+int rai_numeric_parse_node(struct net *net, const char *node, size_t len,
+			   u16 family, u32 ai_flags, union rai_sockaddr *addr);
 
 #endif /* _RAI_NUMERIC_H */

@@ -19,6 +19,8 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "addr.h"
+
 struct mem_cgroup;
 struct net;
 struct rai_backend_ops;
@@ -81,6 +83,8 @@ enum rai_request_state {
  * @service: the service string, NUL-terminated, or empty
  * @service_len: its length
  * @port: decimal service as a port (IP backends)
+ * @literal: the node parsed as an address literal when RESOLVE chose the
+ *	backend (numeric backend); AF_UNSPEC: no node, or not a literal
  * @ai_flags: RDMA_ADDRINFO_RAI_*
  * @family: AF_* requested (AF_UNSPEC: any)
  * @port_space: RDMA_ADDRINFO_PS_* of the results
@@ -121,6 +125,7 @@ struct rai_request {
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	u32 service_len;
 	u16 port;
+	union rai_sockaddr literal;
 	u32 ai_flags;
 	u16 family;
 	u16 port_space;

@@ -3,8 +3,9 @@
  * rdma_addrinfo: RDMA_ADDRINFO_IOC_RESOLVE: validation, construction of
  * the request, choice of the backend, the synchronous wait.
  *
- * Everything the caller passed is checked before anything is allocated or
- * published; a request is published only when complete.
+ * Everything the caller passed is copied in and checked before the request
+ * is allocated, and a node is parsed as a literal once, there; a request
+ * is published only when complete.
  */
 #include <linux/ctype.h>
 #include <linux/sched/signal.h>
@@ -140,11 +141,14 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
  * @node: the node name, NUL-terminated (kmalloc'ed), or NULL
  * @service: the service string, NUL-terminated, or empty
  * @port: the service as a port (IP requests)
+ * @literal: the node parsed as an address literal (rai_choose_backend());
+ *	AF_UNSPEC: no node, or not a literal
  */
 struct rai_names {
 	char *node;
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	u16 port;
+	union rai_sockaddr literal;
 };
 
 /*
@@ -220,13 +224,22 @@ static int rai_check_dns_name(const char *name, u32 len)
 	return 0;
 }
 
+/*
+ * The backend of a RESOLVE whose names are @n.  A node is parsed as a
+ * literal here, once: the numeric backend takes the address from
+ * @n->literal, passed on in the request.
+ */
 static const struct rai_backend_ops *
-rai_choose_backend(const struct rai_request *req)
+rai_choose_backend(struct rai_file *file,
+		   const struct rdma_addrinfo_resolve *r, struct rai_names *n)
 {
-	if (req->ai_flags & RDMA_ADDRINFO_RAI_SA)
+	if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
 		return &rai_sa_ops;
-	if (!req->node || (req->ai_flags & RDMA_ADDRINFO_RAI_NUMERICHOST) ||
-	    rai_numeric_is_literal(req))
+	if (!n->node)
+		return &rai_numeric_ops;
+	if (!rai_numeric_parse_node(file->net, n->node, r->node_len,
+				    r->family, r->ai_flags, &n->literal) ||
+	    (r->ai_flags & RDMA_ADDRINFO_RAI_NUMERICHOST))
 		return &rai_numeric_ops;
 	return &rai_dns_ops;
 }
@@ -295,6 +308,12 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	ret = rai_copy_names(&names, &r);
 	if (ret)
 		return ret;
+	ops = rai_choose_backend(file, &r, &names);
+	if (ops == &rai_dns_ops) {
+		ret = rai_check_dns_name(names.node, r.node_len);
+		if (ret)
+			goto err_names;
+	}
 
 	req = rai_request_alloc(file);
 	if (IS_ERR(req)) {
@@ -306,6 +325,7 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	memcpy(req->service, names.service, sizeof(req->service));
 	req->service_len = r.service_len;
 	req->port = names.port;
+	req->literal = names.literal;
 	req->context = r.context;
 	req->sync = r.flags & RDMA_ADDRINFO_RESOLVE_SYNC;
 	req->ai_flags = r.ai_flags;
@@ -316,12 +336,6 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	memcpy(req->src.bytes, r.src_addr, r.src_len);
 	req->port_num = r.port_num;
 	memcpy(req->ibdev_name, r.ibdev_name, sizeof(req->ibdev_name));
-	ops = rai_choose_backend(req);
-	if (ops == &rai_dns_ops) {
-		ret = rai_check_dns_name(req->node, req->node_len);
-		if (ret)
-			goto err_abandon;
-	}
 	req->backend = ops;
 	if (ops->prepare)
 		ops->prepare(req);
