@@ -17,9 +17,10 @@
 #include "backend.h"
 #include "compat.h"
 #include "device.h"
-#include "main.h"
+#include "dns.h"
 #include "request.h"
 #include "resolve.h"
+#include "sa_client.h"
 
 static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 {

@@ -107,16 +107,22 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
+#include "addr.h"
 #include "backend.h"
+#include "dns.h"
 #include "dns_batch.h"
 #include "dns_cache.h"
-#include "main.h"
 #include "numeric.h"
+#include "param.h"
+#include "request.h"
+#include "result.h"
 #include "rai_trace.h"
 #include "stats.h"
 #include "user.h"
 
 static struct workqueue_struct *rai_dns_wq;
+/* The time-outs of DNS requests (dns_timeout_ms). */
+static struct workqueue_struct *rai_dns_timeout_wq;
 
 /* dns_query() attempts when the key expires under it. */
 #define RAI_DNS_EXPIRED_TRIES	3
@@ -136,6 +142,39 @@ static bool rai_dns_host_view;
 module_param_named(dns_host_view, rai_dns_host_view, bool, 0644);
 MODULE_PARM_DESC(dns_host_view,
 		 "Answer DNS names for containers (another network namespace or /etc view) from the host's resolver and /etc/hosts; else -EPERM (default N)");
+
+unsigned int rai_max_upcalls = 16;
+unsigned int rai_max_upcalls_per_user = 8;
+static unsigned int rai_dns_timeout_ms = 20000;
+static unsigned int rai_dns_max_keys = 1024;
+static unsigned int rai_dns_max_keys_per_user = 256;
+
+RAI_PARAM_RANGE(max_upcalls, 1, 1024);
+RAI_PARAM_RANGE(max_upcalls_per_user, 1, 1024);
+RAI_PARAM_RANGE(dns_timeout_ms, 0, 600000);
+RAI_PARAM_RANGE(dns_max_keys, 1, 1 << 20);
+RAI_PARAM_RANGE(dns_max_keys_per_user, 1, 1 << 20);
+
+module_param_cb(max_upcalls, &rai_param_ops_max_upcalls,
+		&rai_max_upcalls, 0444);
+MODULE_PARM_DESC(max_upcalls,
+		 "DNS resolver upcalls in progress at most (default 16)");
+module_param_cb(max_upcalls_per_user, &rai_param_ops_max_upcalls_per_user,
+		&rai_max_upcalls_per_user, 0644);
+MODULE_PARM_DESC(max_upcalls_per_user,
+		 "DNS resolver upcalls one user may have in progress; slots go round-robin between users (default 8)");
+module_param_cb(dns_timeout_ms, &rai_param_ops_dns_timeout_ms,
+		&rai_dns_timeout_ms, 0644);
+MODULE_PARM_DESC(dns_timeout_ms,
+		 "A DNS request still unanswered after this fails with ETIMEDOUT; 0: no limit (default 20000)");
+module_param_cb(dns_max_keys, &rai_param_ops_dns_max_keys,
+		&rai_dns_max_keys, 0644);
+MODULE_PARM_DESC(dns_max_keys,
+		 "dns_resolver keys (root's key quota) the module may leave behind; beyond: new names fail with EAGAIN (default 1024)");
+module_param_cb(dns_max_keys_per_user, &rai_param_ops_dns_max_keys_per_user,
+		&rai_dns_max_keys_per_user, 0644);
+MODULE_PARM_DESC(dns_max_keys_per_user,
+		 "dns_resolver keys one user's requests may leave behind (default 256)");
 
 static int rai_dns_status(int ret)
 {
@@ -1062,7 +1101,7 @@ static void rai_dns_start(struct rai_request *req)
 		return;
 	if (timeout_ms) {
 		rai_request_get(req);
-		queue_delayed_work(rai_wq, &req->timeout,
+		queue_delayed_work(rai_dns_timeout_wq, &req->timeout,
 				   msecs_to_jiffies(timeout_ms));
 	}
 	rai_request_get(req);		/* the slot queue's */
@@ -1095,18 +1134,26 @@ int rai_dns_init(void)
 {
 	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_batch_boot = get_random_u32();
+	rai_dns_timeout_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
+	if (!rai_dns_timeout_wq)
+		return -ENOMEM;
 	/* Each slot's upcall, and the refreshes beside them, run at once. */
 	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND,
 				     rai_max_upcalls + RAI_DNS_REFRESH_MAX);
 	if (!rai_dns_wq)
-		return -ENOMEM;
+		goto err_timeout_wq;
 	rai_dns_cache_init();
 	return 0;
+
+err_timeout_wq:
+	destroy_workqueue(rai_dns_timeout_wq);
+	return -ENOMEM;
 }
 
 /*
  * After every file is closed (no request waits for a slot): waits for
- * upcalls still in progress, then forgets the key records.
+ * upcalls still in progress, then forgets the key records; last, waits
+ * for time-outs still running.
  */
 void rai_dns_exit(void)
 {
@@ -1118,4 +1165,5 @@ void rai_dns_exit(void)
 	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry)
 		rai_dns_key_drop(key);
 	spin_unlock(&rai_dns_key_lock);
+	destroy_workqueue(rai_dns_timeout_wq);
 }

@@ -16,22 +16,10 @@
 #include <linux/string.h>
 
 #include "backend.h"
-#include "main.h"
 #include "numeric.h"
+#include "request.h"
+#include "result.h"
 #include "stats.h"
-
-u32 rai_sockaddr_len(u16 family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct sockaddr_in);
-	case AF_INET6:
-		return sizeof(struct sockaddr_in6);
-	case AF_IB:
-		return sizeof(struct sockaddr_ib);
-	}
-	return 0;
-}
 
 static int rai_numeric_scope(struct net *net, const char *scope, size_t len,
 			     u32 *scope_id)
@@ -126,24 +114,29 @@ int rai_numeric_parse_gid(const char *str, size_t len,
 	return 0;
 }
 
-static int rai_numeric_parse(const struct rai_request *req,
-			     union rai_sockaddr *addr)
+/**
+ * rai_numeric_parse_node - parse the node of a RESOLVE as a literal
+ * @net: namespace for interface names in an IPv6 scope
+ * @node: the node (need not be NUL-terminated)
+ * @len: its length
+ * @family: resolve.family
+ * @ai_flags: resolve.ai_flags
+ * @addr: filled with the address, port 0; all zero (AF_UNSPEC) on error
+ *
+ * AF_IB with RAI_FAMILY takes a GID, or else an IP literal (RoCE).  Called
+ * once per RESOLVE, to choose the backend; the numeric backend then takes
+ * the address from the request (rai_request.literal).
+ *
+ * Return: 0 when @node is a literal, else -EINVAL (-ENODEV: unknown scope
+ * interface).
+ */
+int rai_numeric_parse_node(struct net *net, const char *node, size_t len,
+			   u16 family, u32 ai_flags, union rai_sockaddr *addr)
 {
-	/* AF_IB with RAI_FAMILY: a GID, or else an IP literal (RoCE) */
-	if ((req->ai_flags & RDMA_ADDRINFO_RAI_FAMILY) &&
-	    req->family == AF_IB &&
-	    !rai_numeric_parse_gid(req->node, req->node_len, addr))
+	if ((ai_flags & RDMA_ADDRINFO_RAI_FAMILY) && family == AF_IB &&
+	    !rai_numeric_parse_gid(node, len, addr))
 		return 0;
-	return rai_numeric_parse_ip(req->file->net, req->node, req->node_len,
-				    addr);
-}
-
-/* Whether the numeric backend should take @req (which has a node). */
-bool rai_numeric_is_literal(const struct rai_request *req)
-{
-	union rai_sockaddr addr;
-
-	return !rai_numeric_parse(req, &addr);
+	return rai_numeric_parse_ip(net, node, len, addr);
 }
 
 /* No node: wildcard (RAI_PASSIVE) or loopback addresses. */
@@ -190,9 +183,8 @@ static void rai_numeric_no_node(struct rai_request *req)
 
 static void rai_numeric_start(struct rai_request *req)
 {
+	const union rai_sockaddr *addr = &req->literal;
 	struct rdma_addrinfo_result *res;
-	union rai_sockaddr addr;
-	int ret;
 
 	rai_stat_inc(RAI_STAT_NUMERIC);
 	if (!req->node) {
@@ -200,14 +192,14 @@ static void rai_numeric_start(struct rai_request *req)
 		return;
 	}
 
-	ret = rai_numeric_parse(req, &addr);
-	if (ret) {
+	/* Parsed when RESOLVE chose the backend (rai_numeric_parse_node()). */
+	if (addr->sa.sa_family == AF_UNSPEC) {
 		/* RAI_NUMERICHOST with a name: EAI_NONAME */
 		rai_request_complete(req, -ENXIO, NULL, 0);
 		return;
 	}
-	if (addr.sa.sa_family != AF_IB &&
-	    !rai_request_wants(req, addr.sa.sa_family)) {
+	if (addr->sa.sa_family != AF_IB &&
+	    !rai_request_wants(req, addr->sa.sa_family)) {
 		rai_request_complete(req, -EADDRNOTAVAIL, NULL, 0);
 		return;
 	}
@@ -217,7 +209,7 @@ static void rai_numeric_start(struct rai_request *req)
 		rai_request_complete(req, -ENOMEM, NULL, 0);
 		return;
 	}
-	rai_result_fill_ip(req, res, &addr.sa, RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
+	rai_result_fill_ip(req, res, &addr->sa, RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
 	rai_request_complete(req, 0, res, 1);
 }
 

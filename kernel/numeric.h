@@ -5,26 +5,17 @@
 #ifndef _RAI_NUMERIC_H
 #define _RAI_NUMERIC_H
 
-#include <linux/in.h>
-#include <linux/in6.h>
 #include <linux/types.h>
-#include <rdma/ib.h>
+
+#include "addr.h"
 
 struct net;
-struct rai_request;
-
-union rai_sockaddr {
-	struct sockaddr sa;
-	struct sockaddr_in in;
-	struct sockaddr_in6 in6;
-	struct sockaddr_ib ib;
-};
 
 int rai_numeric_parse_ip(struct net *net, const char *str, size_t len,
 			 union rai_sockaddr *addr);
 int rai_numeric_parse_gid(const char *str, size_t len,
 			  union rai_sockaddr *addr);
-bool rai_numeric_is_literal(const struct rai_request *req);
-u32 rai_sockaddr_len(u16 family);
+int rai_numeric_parse_node(struct net *net, const char *node, size_t len,
+			   u16 family, u32 ai_flags, union rai_sockaddr *addr);
 
 #endif /* _RAI_NUMERIC_H */

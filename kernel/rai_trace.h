@@ -12,6 +12,7 @@
 #include <linux/jiffies.h>
 #include <linux/tracepoint.h>
 
+#include "backend.h"
 #include "compat.h"
 #include "request.h"
 

@@ -39,13 +39,40 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 
-#include "main.h"
+#include "backend.h"
+#include "param.h"
 #include "request.h"
 #include "stats.h"
 #include "user.h"
 
 #define CREATE_TRACE_POINTS
 #include "rai_trace.h"
+
+unsigned int rai_max_requests_per_fd = 4096;
+unsigned int rai_max_requests = 65536;
+unsigned int rai_max_requests_per_user = 16384;
+unsigned int rai_max_results = 64;
+
+RAI_PARAM_RANGE(max_requests_per_fd, 1, 1 << 20);
+RAI_PARAM_RANGE(max_requests, 1, 1 << 24);
+RAI_PARAM_RANGE(max_requests_per_user, 1, 1 << 24);
+RAI_PARAM_RANGE(max_results, 1, 1024);
+
+module_param_cb(max_requests_per_fd, &rai_param_ops_max_requests_per_fd,
+		&rai_max_requests_per_fd, 0644);
+MODULE_PARM_DESC(max_requests_per_fd,
+		 "Requests one open file may hold, in flight or done; beyond: EMFILE (default 4096)");
+module_param_cb(max_requests, &rai_param_ops_max_requests,
+		&rai_max_requests, 0644);
+MODULE_PARM_DESC(max_requests,
+		 "Requests the module holds in all; beyond: ENFILE (default 65536)");
+module_param_cb(max_requests_per_user, &rai_param_ops_max_requests_per_user,
+		&rai_max_requests_per_user, 0644);
+MODULE_PARM_DESC(max_requests_per_user,
+		 "Requests one user (real uid of the caller) may hold, in flight or done; beyond: EDQUOT (default 16384)");
+module_param_cb(max_results, &rai_param_ops_max_results,
+		&rai_max_results, 0644);
+MODULE_PARM_DESC(max_results, "Results kept per request (default 64)");
 
 static struct kmem_cache *rai_request_cache;
 
@@ -271,6 +298,24 @@ void rai_request_charge_end(struct mem_cgroup *old)
 bool rai_request_cancelled(struct rai_request *req)
 {
 	return READ_ONCE(req->state) == RAI_REQ_CANCELLED;
+}
+
+/* The family results must have: requested, else that of the source. */
+u16 rai_request_family(const struct rai_request *req)
+{
+	if (req->family != AF_UNSPEC)
+		return req->family;
+	if (req->src_len)
+		return req->src.sa.sa_family;
+	return AF_UNSPEC;
+}
+
+/* Whether @req accepts an IP address of family @family in its results. */
+bool rai_request_wants(const struct rai_request *req, u16 family)
+{
+	u16 want = rai_request_family(req);
+
+	return want == AF_UNSPEC || want == AF_IB || want == family;
 }
 
 /*

@@ -19,8 +19,11 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "addr.h"
+
 struct mem_cgroup;
 struct net;
+struct rai_backend_ops;
 struct rai_request;
 struct rai_user;
 
@@ -54,30 +57,6 @@ enum rai_request_state {
 };
 
 /**
- * struct rai_backend_ops - one way of resolving a request
- * @name: for messages and debugfs
- * @feature: RDMA_ADDRINFO_FEATURE_* bit it provides
- * @prepare: optional; called before the request is published, to set up
- *	what @cancel may touch (work items, timers)
- * @start: begin resolving @req.  Called once the request is published;
- *	must eventually call rai_request_complete() exactly once unless
- *	@cancel made that unnecessary (completing a cancelled request is
- *	harmless: the results are dropped).  May complete before returning.
- * @cancel: optional; called when a pending request is destroyed, after
- *	its state became RAI_REQ_CANCELLED, and again after @start if the
- *	request was destroyed while being started: it must be idempotent.
- *	Process context; it may not wait for the resolution; it must not
- *	free @req (the backend's own reference does that).
- */
-struct rai_backend_ops {
-	const char *name;
-	u32 feature;
-	void (*prepare)(struct rai_request *req);
-	void (*start)(struct rai_request *req);
-	void (*cancel)(struct rai_request *req);
-};
-
-/**
  * struct rai_request - one RESOLVE
  * @ref: the handle table, the backend while working, and short-lived users
  * @file: owner (referenced)
@@ -104,6 +83,8 @@ struct rai_backend_ops {
  * @service: the service string, NUL-terminated, or empty
  * @service_len: its length
  * @port: decimal service as a port (IP backends)
+ * @literal: the node parsed as an address literal when RESOLVE chose the
+ *	backend (numeric backend); AF_UNSPEC: no node, or not a literal
  * @ai_flags: RDMA_ADDRINFO_RAI_*
  * @family: AF_* requested (AF_UNSPEC: any)
  * @port_space: RDMA_ADDRINFO_PS_* of the results
@@ -144,6 +125,7 @@ struct rai_request {
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	u32 service_len;
 	u16 port;
+	union rai_sockaddr literal;
 	u32 ai_flags;
 	u16 family;
 	u16 port_space;
@@ -160,6 +142,12 @@ struct rai_request {
 	struct rai_user *user;
 	struct list_head slot_entry;
 };
+
+/* Module parameters (request.c); read them with READ_ONCE(). */
+extern unsigned int rai_max_requests_per_fd;
+extern unsigned int rai_max_requests;
+extern unsigned int rai_max_requests_per_user;
+extern unsigned int rai_max_results;
 
 int rai_request_init(void);
 void rai_request_exit(void);
@@ -187,6 +175,10 @@ int rai_event_pop(struct rai_file *file, bool nonblock,
 void rai_event_unpop(struct rai_request *req);
 bool rai_event_delivered(struct rai_request *req);
 bool rai_events_pending(struct rai_file *file);
+
+/* Whether @req accepts an IP address of family @family in its results. */
+u16 rai_request_family(const struct rai_request *req);
+bool rai_request_wants(const struct rai_request *req, u16 family);
 
 struct rdma_addrinfo_result *rai_results_alloc(u32 nr);
 void rai_results_free(struct rdma_addrinfo_result *results);

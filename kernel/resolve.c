@@ -3,8 +3,9 @@
  * rdma_addrinfo: RDMA_ADDRINFO_IOC_RESOLVE: validation, construction of
  * the request, choice of the backend, the synchronous wait.
  *
- * Everything the caller passed is checked before anything is allocated or
- * published; a request is published only when complete.
+ * Everything the caller passed is copied in and checked before the request
+ * is allocated, and a node is parsed as a literal once, there; a request
+ * is published only when complete.
  */
 #include <linux/ctype.h>
 #include <linux/sched/signal.h>
@@ -13,37 +14,16 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "addr.h"
 #include "backend.h"
 #include "numeric.h"
 #include "request.h"
 #include "resolve.h"
 
-static const struct rai_backend_ops *rai_sa_ops;
-
-void rai_backend_register_sa(const struct rai_backend_ops *ops)
-{
-	rai_sa_ops = ops;
-}
-
-void rai_backend_unregister_sa(void)
-{
-	rai_sa_ops = NULL;
-}
-
-const struct rai_backend_ops *rai_backend_sa(void)
-{
-	return rai_sa_ops;
-}
-
 u32 rai_backend_features(void)
 {
-	u32 features = RDMA_ADDRINFO_FEATURE_NUMERIC |
-		       RDMA_ADDRINFO_FEATURE_DNS |
-		       RDMA_ADDRINFO_FEATURE_SRC_SELECT;
-
-	if (rai_sa_ops)
-		features |= rai_sa_ops->feature;
-	return features;
+	return rai_numeric_ops.feature | rai_dns_ops.feature |
+	       rai_sa_ops.feature | RDMA_ADDRINFO_FEATURE_SRC_SELECT;
 }
 
 static bool rai_ps_valid(u16 ps)
@@ -156,47 +136,71 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 	return rai_check_qp(r);
 }
 
-/* Copy node and service in; the service of an IP request is a port. */
-static int rai_copy_names(struct rai_request *req,
+/**
+ * struct rai_names - node and service of a RESOLVE, copied in
+ * @node: the node name, NUL-terminated (kmalloc'ed), or NULL
+ * @service: the service string, NUL-terminated, or empty
+ * @port: the service as a port (IP requests)
+ * @literal: the node parsed as an address literal (rai_choose_backend());
+ *	AF_UNSPEC: no node, or not a literal
+ */
+struct rai_names {
+	char *node;
+	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+	u16 port;
+	union rai_sockaddr literal;
+};
+
+/*
+ * Copy node and service in, before the request exists; the service of an
+ * IP request is a port.  On error nothing is left to free.
+ */
+static int rai_copy_names(struct rai_names *n,
 			  const struct rdma_addrinfo_resolve *r)
 {
-	char service[RDMA_ADDRINFO_SERVICE_MAX];
 	u32 i, port = 0;
+	int ret = -EINVAL;
 
+	memset(n, 0, sizeof(*n));
 	if (r->node) {
-		req->node = kmalloc(r->node_len + 1, GFP_KERNEL_ACCOUNT);
-		if (!req->node)
+		n->node = kmalloc(r->node_len + 1, GFP_KERNEL_ACCOUNT);
+		if (!n->node)
 			return -ENOMEM;
-		if (copy_from_user(req->node, u64_to_user_ptr(r->node),
-				   r->node_len))
-			return -EFAULT;
-		req->node[r->node_len] = '\0';
-		req->node_len = r->node_len;
-		if (memchr(req->node, '\0', r->node_len))
-			return -EINVAL;
+		if (copy_from_user(n->node, u64_to_user_ptr(r->node),
+				   r->node_len)) {
+			ret = -EFAULT;
+			goto err;
+		}
+		n->node[r->node_len] = '\0';
+		if (memchr(n->node, '\0', r->node_len))
+			goto err;
 	}
 	if (r->service) {
 		/* via the stack: the slab cache has no usercopy window */
-		if (copy_from_user(service, u64_to_user_ptr(r->service),
-				   r->service_len))
-			return -EFAULT;
-		memcpy(req->service, service, r->service_len);
-		req->service[r->service_len] = '\0';
-		req->service_len = r->service_len;
-		if (memchr(req->service, '\0', r->service_len))
-			return -EINVAL;
+		if (copy_from_user(n->service, u64_to_user_ptr(r->service),
+				   r->service_len)) {
+			ret = -EFAULT;
+			goto err;
+		}
+		if (memchr(n->service, '\0', r->service_len))
+			goto err;
 		if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
 			return 0;
 		for (i = 0; i < r->service_len; i++) {
-			if (!isdigit(req->service[i]))
-				return -EINVAL;
-			port = port * 10 + req->service[i] - '0';
+			if (!isdigit(n->service[i]))
+				goto err;
+			port = port * 10 + n->service[i] - '0';
 			if (port > U16_MAX)
-				return -EINVAL;
+				goto err;
 		}
-		req->port = port;
+		n->port = port;
 	}
 	return 0;
+
+err:
+	kfree(n->node);
+	n->node = NULL;
+	return ret;
 }
 
 /*
@@ -220,13 +224,22 @@ static int rai_check_dns_name(const char *name, u32 len)
 	return 0;
 }
 
+/*
+ * The backend of a RESOLVE whose names are @n.  A node is parsed as a
+ * literal here, once: the numeric backend takes the address from
+ * @n->literal, passed on in the request.
+ */
 static const struct rai_backend_ops *
-rai_choose_backend(const struct rai_request *req)
+rai_choose_backend(struct rai_file *file,
+		   const struct rdma_addrinfo_resolve *r, struct rai_names *n)
 {
-	if (req->ai_flags & RDMA_ADDRINFO_RAI_SA)
-		return rai_sa_ops;
-	if (!req->node || (req->ai_flags & RDMA_ADDRINFO_RAI_NUMERICHOST) ||
-	    rai_numeric_is_literal(req))
+	if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
+		return &rai_sa_ops;
+	if (!n->node)
+		return &rai_numeric_ops;
+	if (!rai_numeric_parse_node(file->net, n->node, r->node_len,
+				    r->family, r->ai_flags, &n->literal) ||
+	    (r->ai_flags & RDMA_ADDRINFO_RAI_NUMERICHOST))
 		return &rai_numeric_ops;
 	return &rai_dns_ops;
 }
@@ -283,6 +296,7 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 {
 	const struct rai_backend_ops *ops;
 	struct rdma_addrinfo_resolve r;
+	struct rai_names names;
 	struct rai_request *req;
 	int ret;
 
@@ -291,15 +305,27 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	ret = rai_check_resolve(&r);
 	if (ret)
 		return ret;
-	if ((r.ai_flags & RDMA_ADDRINFO_RAI_SA) && !rai_sa_ops)
-		return -EOPNOTSUPP;
+	ret = rai_copy_names(&names, &r);
+	if (ret)
+		return ret;
+	ops = rai_choose_backend(file, &r, &names);
+	if (ops == &rai_dns_ops) {
+		ret = rai_check_dns_name(names.node, r.node_len);
+		if (ret)
+			goto err_names;
+	}
 
 	req = rai_request_alloc(file);
-	if (IS_ERR(req))
-		return PTR_ERR(req);
-	ret = rai_copy_names(req, &r);
-	if (ret)
-		goto err_abandon;
+	if (IS_ERR(req)) {
+		ret = PTR_ERR(req);
+		goto err_names;
+	}
+	req->node = names.node;
+	req->node_len = r.node_len;
+	memcpy(req->service, names.service, sizeof(req->service));
+	req->service_len = r.service_len;
+	req->port = names.port;
+	req->literal = names.literal;
 	req->context = r.context;
 	req->sync = r.flags & RDMA_ADDRINFO_RESOLVE_SYNC;
 	req->ai_flags = r.ai_flags;
@@ -310,16 +336,6 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	memcpy(req->src.bytes, r.src_addr, r.src_len);
 	req->port_num = r.port_num;
 	memcpy(req->ibdev_name, r.ibdev_name, sizeof(req->ibdev_name));
-	ops = rai_choose_backend(req);
-	if (!ops) {
-		ret = -EOPNOTSUPP;
-		goto err_abandon;
-	}
-	if (ops == &rai_dns_ops) {
-		ret = rai_check_dns_name(req->node, req->node_len);
-		if (ret)
-			goto err_abandon;
-	}
 	req->backend = ops;
 	if (ops->prepare)
 		ops->prepare(req);
@@ -365,5 +381,9 @@ out_put:
 
 err_abandon:
 	rai_request_abandon(req);
+	return ret;
+
+err_names:
+	kfree(names.node);
 	return ret;
 }

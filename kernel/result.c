@@ -9,28 +9,13 @@
 #include <net/ipv6.h>
 #include <rdma/rdma_cm.h>
 
-#include "backend.h"
+#include "addr.h"
+#include "request.h"
+#include "result.h"
 #include "source.h"
 
 /* librdmacm's RDMA_IB_IP_PORT_MASK: port space and port make the SID. */
 #define RAI_IB_IP_PORT_MASK	0xffffULL
-
-/* The family results must have: requested, else that of the source. */
-u16 rai_request_family(const struct rai_request *req)
-{
-	if (req->family != AF_UNSPEC)
-		return req->family;
-	if (req->src_len)
-		return req->src.sa.sa_family;
-	return AF_UNSPEC;
-}
-
-bool rai_request_wants(const struct rai_request *req, u16 family)
-{
-	u16 want = rai_request_family(req);
-
-	return want == AF_UNSPEC || want == AF_IB || want == family;
-}
 
 static __be64 rai_ib_sid(const struct rai_request *req)
 {

@@ -24,9 +24,7 @@
 #include <rdma/ib.h>
 
 #include "backend.h"
-#include "main.h"
 #include "request.h"
-#include "sa_backend.h"
 #include "sa_client.h"
 #include "sa_port.h"
 #include "sa_wire.h"
@@ -311,25 +309,9 @@ static void rai_sa_backend_cancel(struct rai_request *req)
 	rai_sa_query_put(q);		/* the slot's */
 }
 
-static const struct rai_backend_ops rai_sa_backend_ops = {
+const struct rai_backend_ops rai_sa_ops = {
 	.name = "sa",
 	.feature = RDMA_ADDRINFO_FEATURE_SA,
 	.start = rai_sa_backend_start,
 	.cancel = rai_sa_backend_cancel,
 };
-
-int rai_sa_backend_init(void)
-{
-	int ret = rai_sa_init();
-
-	if (ret)
-		return ret;
-	rai_backend_register_sa(&rai_sa_backend_ops);
-	return 0;
-}
-
-void rai_sa_backend_exit(void)
-{
-	rai_backend_unregister_sa();
-	rai_sa_exit();
-}

@@ -32,7 +32,7 @@
 #include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
 
-#include "main.h"
+#include "param.h"
 #include "sa_client.h"
 #include "sa_port.h"
 #include "sa_wire.h"
@@ -40,11 +40,25 @@
 
 /* ---- parameters ------------------------------------------------------- */
 
+unsigned int rai_sa_timeout_ms = 1000;
+unsigned int rai_sa_retries = 3;
 static unsigned int rai_sa_max_records = 1024;
 
-module_param_named(sa_max_records, rai_sa_max_records, uint, 0644);
+RAI_PARAM_RANGE(sa_timeout_ms, 1, 60000);
+RAI_PARAM_RANGE(sa_retries, 0, 100);
+RAI_PARAM_RANGE(sa_max_records, 1, 1 << 20);
+
+module_param_cb(sa_timeout_ms, &rai_param_ops_sa_timeout_ms,
+		&rai_sa_timeout_ms, 0644);
+MODULE_PARM_DESC(sa_timeout_ms, "SA MAD timeout per try (default 1000)");
+module_param_cb(sa_retries, &rai_param_ops_sa_retries,
+		&rai_sa_retries, 0644);
+MODULE_PARM_DESC(sa_retries, "SA MAD retries after the first try (default 3)");
+module_param_cb(sa_max_records, &rai_param_ops_sa_max_records,
+		&rai_sa_max_records, 0644);
+__MODULE_PARM_TYPE(sa_max_records, "uint");
 MODULE_PARM_DESC(sa_max_records,
-		 "Records of one SA answer kept at most, the rest ignored (default 1024)");
+		 "Records of one SA answer kept at most, the rest ignored (1-1048576; default 1024)");
 
 /* ---- objects ---------------------------------------------------------- */
 

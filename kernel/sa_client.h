@@ -53,6 +53,10 @@
 struct net;
 struct rai_sa_query;
 
+/* Module parameters (sa_client.c); read them with READ_ONCE(). */
+extern unsigned int rai_sa_timeout_ms;
+extern unsigned int rai_sa_retries;
+
 /*
  * @records: @nrec records in SA wire format, RAI_SA_SR_LEN (176) bytes
  * each for ServiceRecords, RAI_SA_PR_LEN (64) for a PathRecord; NULL with
@@ -61,6 +65,12 @@ struct rai_sa_query;
 typedef void (*rai_sa_done_fn)(void *ctx, int status, const void *records,
 			       unsigned int nrec);
 
+/*
+ * rai_sa_init() starts the SA client (call it after rai_stats_init() and
+ * before the device is registered: the SA backend, rai_sa_ops, works from
+ * then on); rai_sa_exit() stops it (after the device is gone and every
+ * request is destroyed, before rai_stats_exit()).
+ */
 int rai_sa_init(void);
 void rai_sa_exit(void);
 

@@ -47,6 +47,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
+#include "param.h"
 #include "sa_port.h"
 #include "sa_wire.h"
 
@@ -112,11 +113,19 @@ static const struct kernel_param_ops rai_sa_gid_param_ops = {
 module_param_cb(sa_gid, &rai_sa_gid_param_ops, NULL, 0644);
 MODULE_PARM_DESC(sa_gid,
 		 "GID (IPv6 or IPv4 address) of the SA for RoCE ports; empty: RoCE ports have no SA (default empty)");
-module_param_named(sa_cache_ttl_ms, rai_sa_cache_ttl_ms, uint, 0644);
+RAI_PARAM_RANGE(sa_cache_ttl_ms, 0, 86400000);
+RAI_PARAM_RANGE(sa_cache_max, 1, 1 << 20);
+
+module_param_cb(sa_cache_ttl_ms, &rai_param_ops_sa_cache_ttl_ms,
+		&rai_sa_cache_ttl_ms, 0644);
+__MODULE_PARM_TYPE(sa_cache_ttl_ms, "uint");
 MODULE_PARM_DESC(sa_cache_ttl_ms,
-		 "Lifetime of cached SA answers, dropped earlier on SM/port events; 0: no cache (default 30000)");
-module_param_named(sa_cache_max, rai_sa_cache_max, uint, 0644);
-MODULE_PARM_DESC(sa_cache_max, "Cached SA answers per port at most (default 256)");
+		 "Lifetime of cached SA answers, dropped earlier on SM/port events; 0: no cache (0-86400000; default 30000)");
+module_param_cb(sa_cache_max, &rai_param_ops_sa_cache_max,
+		&rai_sa_cache_max, 0644);
+__MODULE_PARM_TYPE(sa_cache_max, "uint");
+MODULE_PARM_DESC(sa_cache_max,
+		 "Cached SA answers per port at most (1-1048576; default 256)");
 
 /* ---- objects ---------------------------------------------------------- */
 

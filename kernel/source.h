@@ -8,7 +8,7 @@
 
 #include <rdma/ib_verbs.h>
 
-#include "numeric.h"
+#include "addr.h"
 
 /**
  * struct rai_source - outcome of rai_source_select()

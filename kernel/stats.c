@@ -9,7 +9,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
-#include "backend.h"
+#include "dns.h"
 #include "dns_cache.h"
 #include "stats.h"
 

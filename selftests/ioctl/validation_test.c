@@ -537,17 +537,6 @@ TEST_F(val, resolve_rai_sa_port_zero_einval)
 			 r.port_num = 0);
 }
 
-TEST_F(val, resolve_rai_sa_without_sa_backend_eopnotsupp)
-{
-	struct rdma_addrinfo_info info;
-
-	ASSERT_EQ(0, rai_get_info(self->fd, &info));
-	if (info.features & RDMA_ADDRINFO_FEATURE_SA)
-		SKIP(return, "the module has an SA backend");
-	RESOLVE_REJECTED(-EOPNOTSUPP,
-			 sa_req(&r, NULL, RDMA_ADDRINFO_RAI_SA, true));
-}
-
 TEST_F(val, resolve_no_node_no_service_no_passive_einval)
 {
 	RESOLVE_REJECTED(-EINVAL, rai_req_init(&r, NULL, NULL, AF_INET, 0, 0, 0));

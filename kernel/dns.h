@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rdma_addrinfo: the DNS backend (the dns_resolver upcall); its ops are
+ * in backend.h.
+ */
+#ifndef _RAI_DNS_H
+#define _RAI_DNS_H
+
+/* Module parameters (dns.c); max_upcalls is read-only. */
+extern unsigned int rai_max_upcalls;
+extern unsigned int rai_max_upcalls_per_user;
+
+int rai_dns_init(void);
+void rai_dns_exit(void);
+unsigned int rai_dns_keys_charged(void);
+
+#endif /* _RAI_DNS_H */
