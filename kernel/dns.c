@@ -299,14 +299,6 @@ static int rai_dns_query(struct rai_request *req, char **list,
 					 list, expiry, invalidate);
 		if (ret >= 0 || rai_dns_helper_answered(ret))
 			return ret;
-		/*
-		 * The helper answered, but each answer had expired before it
-		 * could be read (a TTL shorter than the upcall took, on a
-		 * loaded host): a temporary failure, not a missing helper.
-		 * key.dns_resolver would answer one address instead of all.
-		 */
-		if (ret == -EKEYEXPIRED || ret == -EKEYREVOKED)
-			return -EAGAIN;
 		rai_stat_inc(RAI_STAT_DNS_FALLBACKS);
 		pr_debug("no helper for %s:%s (%d)\n", RAI_DNS_HELPER_TYPE,
 			 req->node, ret);

@@ -23,9 +23,6 @@
 #define HELPER_CONF_AWAY RAI_HELPER_CONF ".away"
 #define HELPER_PROG	"rdma-addrinfo-dns-helper"
 #define KEYUTILS_PROG	"key.dns_resolver"
-/* A helper whose answers expire before they are read, and its route. */
-#define EXPIRE_CONF	"/etc/request-key.d/rai-test-expire.conf"
-#define EXPIRE_PROG	"/run/rai-test-expire.py"
 
 FIXTURE(helper) {
 	int fd;
@@ -54,8 +51,6 @@ FIXTURE_TEARDOWN(helper)
 		TH_LOG("could not put %s back: %s", RAI_HELPER_CONF,
 		       strerror(errno));
 	rai_upcall_counter_remove();
-	unlink(EXPIRE_CONF);
-	unlink(EXPIRE_PROG);
 	if (self->param_off)
 		rai_sh("echo Y > " HELPER_PARAM);
 	rai_hosts_remove(self->hosts_line);
@@ -197,54 +192,6 @@ TEST_F(helper, helper_not_installed_falls_back_to_key_dns_resolver)
 	EXPECT_EQ(f0 + 1, f1);
 	EXPECT_TRUE(upcall_ran(c0, KEYUTILS_PROG));
 	EXPECT_FALSE(upcall_ran(c0, HELPER_PROG));
-}
-
-/*
- * A helper whose answers expire before the module reads them (a TTL
- * shorter than the upcall took, as on a loaded host): the request fails
- * with EAGAIN, a temporary failure.  It is not asked of key.dns_resolver
- * as if the helper were missing, which would answer one address of a name
- * that has several.  The helper here sets a 1 s timeout, then answers 2 s
- * later (python3: the test needs keyctl(2) calls in a program of its own).
- */
-TEST_F(helper, answer_expired_before_read_eagain_not_key_dns_resolver)
-{
-	long long f0;
-	char name[96];
-	long c0;
-	FILE *f;
-
-	f0 = rai_stat("dns_fallbacks");
-	ASSERT_LE(0, f0);
-	/* keyctl(2) as the module's helper calls it (x86_64 numbers). */
-	f = fopen(EXPIRE_PROG, "we");
-	ASSERT_NE(NULL, f);
-	fprintf(f, "import ctypes, sys, time\n"
-		"sys.stderr = open('/run/rai-test-expire.log', 'w')\n"
-		"keyctl = ctypes.CDLL(None, use_errno=True).syscall\n"
-		"key = int(sys.argv[1])\n"
-		"data = b'192.0.2.203'\n"
-		"assert keyctl(250, 16, key, 0, 0, 0) > 0\n"	/* ASSUME_AUTHORITY */
-		"assert keyctl(250, 15, key, 1, 0, 0) == 0\n"	/* SET_TIMEOUT */
-		"time.sleep(2)\n"
-		"assert keyctl(250, 12, key, data, len(data) + 1, 0) == 0\n");
-	fclose(f);
-	f = fopen(EXPIRE_CONF, "we");
-	ASSERT_NE(NULL, f);
-	fprintf(f, "create dns_resolver rai:expire-* * /usr/bin/python3 %s %%k\n",
-		EXPIRE_PROG);
-	fclose(f);
-	c0 = rai_upcall_count();
-	LOOKUP(hosts_name(_metadata, self, name, sizeof(name), "expire"));
-	unlink(EXPIRE_CONF);
-	unlink(EXPIRE_PROG);
-	EXPECT_EQ(-EAGAIN, self->status) {
-		TH_LOG("%u results", self->n);
-		rai_sh("cat /run/rai-test-expire.log >&2");
-	}
-	EXPECT_EQ(0, self->n);
-	EXPECT_EQ(f0, rai_stat("dns_fallbacks"));
-	EXPECT_FALSE(upcall_ran(c0, KEYUTILS_PROG));
 }
 
 TEST_F(helper, dns_helper_off_asks_key_dns_resolver_only)
