@@ -109,12 +109,12 @@ static pid_t start_server_argv(char *const argv[], int preload)
 	return pid;
 }
 
-static pid_t start_server(void)
+static pid_t start_server(int preload)
 {
 	char *argv[] = { "rdma_server", "-s", (char *)RAI_IP4_B, "-p", PORT,
 			 NULL };
 
-	return start_server_argv(argv, 0);
+	return start_server_argv(argv, preload);
 }
 
 /*
@@ -143,10 +143,26 @@ static int isolate_resolver(void)
 	return mount(hosts, "/etc/hosts", "none", MS_BIND, NULL);
 }
 
-/* The module answers the isolated client from the host's view, or not. */
+/*
+ * The module answers the isolated client from the host's view, or not:
+ * host_view(1) sets dns_host_view=Y, host_view(0) puts back the value it
+ * had before (Y where the suite runs with it set, as in a chroot).
+ */
 static void host_view(int on)
 {
-	if (system(on ? "echo Y > " HOST_VIEW : "echo N > " HOST_VIEW))
+	static char saved = 'N';
+	FILE *f;
+	int c;
+
+	if (on) {
+		f = fopen(HOST_VIEW, "r");
+		c = f ? fgetc(f) : EOF;
+		if (f)
+			fclose(f);
+		saved = c == 'Y' ? 'Y' : 'N';
+	}
+	f = fopen(HOST_VIEW, "w");
+	if (!f || fprintf(f, "%c\n", on ? 'Y' : saved) < 0 || fclose(f))
 		fprintf(stderr, "# cannot set %s\n", HOST_VIEW);
 }
 
@@ -261,11 +277,15 @@ TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
 	ASSERT_NE(NULL, name);
 	ASSERT_NE(NULL, library_path());
 	ASSERT_EQ(0, access(library, R_OK));
-	server = start_server();
+	server = start_server(1);
 	ret = run_client(name, 1);
 	stop_server(server, ret != 0);
 	ASSERT_EQ(0, ret);
 	EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
+	EXPECT_EQ(0, user_space_resolution(SERVER_TRACE));
+	/* both really ran with the library (the loader opened it) */
+	EXPECT_TRUE(log_contains(CLIENT_TRACE, RAI_LIBRARY));
+	EXPECT_TRUE(log_contains(SERVER_TRACE, RAI_LIBRARY));
 }
 
 TEST(rdma_client_without_the_library_cannot_resolve_that_name)
@@ -275,7 +295,7 @@ TEST(rdma_client_without_the_library_cannot_resolve_that_name)
 	int ret;
 
 	ASSERT_NE(NULL, name);
-	server = start_server();
+	server = start_server(0);
 	ret = run_client(name, 0);
 	stop_server(server, 0);
 	show_log(CLIENT_LOG);
