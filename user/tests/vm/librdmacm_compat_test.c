@@ -319,6 +319,62 @@ TEST(eai_badflags_sets_errno)
 	EXPECT_NE(0, errno);
 }
 
+/* librdmacm 60+ (rdma_resolve_addrinfo at RDMACM_1.4) knows RAI_SA. */
+static int sys_knows_rai_sa(void)
+{
+	void *h = dlopen("librdmacm.so.1", RTLD_LAZY | RTLD_NOLOAD);
+
+	return h && dlvsym(h, "rdma_resolve_addrinfo", "RDMACM_1.4");
+}
+
+/*
+ * RAI_SA with a node or with RAI_DNS: librdmacm 60+ fails with -1 and
+ * EOPNOTSUPP; librdmacm 44 knows neither flag and ignores them.  Ours
+ * fails as 60+ does, with either (rdma_getaddrinfo(3)).
+ */
+static void rai_sa_refused(struct __test_metadata *_metadata,
+			   const char *node, int flags)
+{
+	struct rdma_addrinfo hints = { .ai_flags = flags };
+	struct rdma_addrinfo *l = NULL, *o = NULL;
+	rai_free_fn sys_free = NULL;
+	rai_gai_fn sys = sys_getaddrinfo(&sys_free);
+	int lret, oret, lerr, oerr;
+
+	ASSERT_NE(NULL, sys);
+	ASSERT_NE(NULL, sys_free);
+	errno = 0;
+	lret = sys(node, "7471", &hints, &l);
+	lerr = errno;
+	errno = 0;
+	oret = rdma_getaddrinfo(node, "7471", &hints, &o);
+	oerr = errno;
+	describe("librdmacm", lret, l);
+	describe("ours", oret, o);
+	if (l)
+		sys_free(l);
+	if (o)
+		rdma_freeaddrinfo(o);
+	if (sys_knows_rai_sa()) {
+		EXPECT_EQ(-1, lret);
+		EXPECT_EQ(EOPNOTSUPP, lerr);
+	} else {
+		EXPECT_EQ(0, lret);
+	}
+	EXPECT_EQ(EAI_BADFLAGS, oret);
+	EXPECT_EQ(EOPNOTSUPP, oerr);
+}
+
+TEST(rai_sa_with_a_node)
+{
+	rai_sa_refused(_metadata, RAI_IP4_B, RAI_SA);
+}
+
+TEST(rai_sa_with_rai_dns)
+{
+	rai_sa_refused(_metadata, NULL, RAI_SA | RAI_DNS);
+}
+
 TEST(event_str_names_addrinfo_events_and_librdmacm_the_others)
 {
 	typedef const char *(*str_fn)(enum rdma_cm_event_type);

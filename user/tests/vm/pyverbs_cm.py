@@ -8,12 +8,34 @@ output must be the same with and without librdma_addrinfo preloaded.
 
 Usage: pyverbs_cm.py SERVER NAME PORT GROUP
 """
+import enum
 import os
 import sys
 import time
+import types
 
-import pyverbs.cm_enums as ce
-import pyverbs.enums as e
+try:
+    import pyverbs.cm_enums as ce
+    import pyverbs.enums as e
+except ImportError:
+    # rdma-core 60+: pyverbs.librdmacm_enums and .libibverbs_enums, whose
+    # constants are members of enum classes; flattened as before.
+    import pyverbs.librdmacm_enums
+    import pyverbs.libibverbs_enums
+
+    def flat(mod):
+        ns = types.SimpleNamespace()
+        for name in dir(mod):
+            val = getattr(mod, name)
+            if isinstance(val, type) and issubclass(val, enum.Enum):
+                for member in val:
+                    setattr(ns, member.name, member)
+            elif not name.startswith('_'):
+                setattr(ns, name, val)
+        return ns
+
+    ce = flat(pyverbs.librdmacm_enums)
+    e = flat(pyverbs.libibverbs_enums)
 from pyverbs.cmid import AddrInfo, CMEvent, CMEventChannel, CMID, ConnParam
 from pyverbs.qp import QPCap, QPInitAttr
 

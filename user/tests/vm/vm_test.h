@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <rdma/rdma_addrinfo.h>
 
 /*
@@ -31,11 +32,28 @@
 static inline char *rai_exe_up(char *buf, size_t size, int levels)
 {
 	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	struct stat self, st;
 	char *slash;
 
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
+	/*
+	 * In a chroot over 9p (the forky root in the 7.3 guest) the link can
+	 * read as the path outside the root: keep the first tail of it that
+	 * is this program inside.
+	 */
+	if (!stat("/proc/self/exe", &self) &&
+	    (stat(buf, &st) || st.st_dev != self.st_dev ||
+	     st.st_ino != self.st_ino)) {
+		for (slash = strchr(buf + 1, '/'); slash;
+		     slash = strchr(slash + 1, '/'))
+			if (!stat(slash, &st) && st.st_dev == self.st_dev &&
+			    st.st_ino == self.st_ino) {
+				memmove(buf, slash, strlen(slash) + 1);
+				break;
+			}
+	}
 	while (levels-- >= 0) {
 		slash = strrchr(buf, '/');
 		if (!slash)
@@ -98,10 +116,9 @@ __attribute__((constructor)) static void rai_test_preload_self(void)
 
 	if (getenv("RAI_TEST_PRELOADED"))
 		return;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0 || !rai_build_path(lib, sizeof(lib), RAI_LIBRARY))
+	if (!rai_exe_up(exe, sizeof(exe), -1) ||
+	    !rai_build_path(lib, sizeof(lib), RAI_LIBRARY))
 		return;
-	exe[n] = '\0';
 	f = fopen("/proc/self/cmdline", "r");
 	if (!f)
 		return;
