@@ -126,6 +126,10 @@ static struct workqueue_struct *rai_dns_timeout_wq;
 
 /* dns_query() attempts when the key expires under it. */
 #define RAI_DNS_EXPIRED_TRIES	3
+/* Reads of a helper's key that outlived its records (see below). */
+#define RAI_DNS_STALE_TRIES	3
+/* The helper's answer ends in ",until=MS" (rdma-addrinfo-dns-helper). */
+#define RAI_DNS_UNTIL		"until="
 /* Key description prefix that request-key routes to our own helper. */
 #define RAI_DNS_HELPER_TYPE	"rai"
 /* key.dns_resolver's A/AAAA query type: only for names dns_query() refuses. */
@@ -284,19 +288,84 @@ static int rai_dns_query_type(struct net *net, const char *type,
 }
 
 /*
+ * When the records of our helper's answer @list expire: it ends in
+ * ",until=MS" (ms since the epoch, CLOCK_REALTIME), which is cut off.
+ * 0: no such end (an older helper), the key's own expiry counts.
+ */
+static s64 rai_dns_take_until(char *list)
+{
+	char *end = strrchr(list, ',');
+	s64 ms;
+
+	if (!end || strncmp(end + 1, RAI_DNS_UNTIL, strlen(RAI_DNS_UNTIL)) ||
+	    kstrtos64(end + 1 + strlen(RAI_DNS_UNTIL), 10, &ms) || ms <= 0)
+		return 0;
+	*end = '\0';
+	return ms;
+}
+
+/*
+ * Our helper's key "rai:NAME".  The key lives at least the helper's
+ * floor (a key that expires before request-key has returned fails the
+ * upcall with -ENOKEY), so a key found in the keyring may have outlived
+ * its records (@list's until): such a key is read once more to
+ * invalidate it, and the name asked for again.  An answer that is past
+ * its records' TTL even so (a helper slower than the TTL) is used as it
+ * is, kept nowhere: *@expiry 0 then.
+ */
+static int rai_dns_helper_query(struct net *net, const char *name, u32 len,
+				char **list, time64_t *expiry, time64_t *valid,
+				bool invalidate)
+{
+	int tries, ret;
+	s64 until;
+
+	for (tries = 0; tries < RAI_DNS_STALE_TRIES; tries++) {
+		ret = rai_dns_query_type(net, RAI_DNS_HELPER_TYPE, name, len,
+					 "list", list, expiry,
+					 invalidate || tries == 1);
+		if (ret < 0) {
+			/* Another reader invalidated the stale key first. */
+			if (tries == 1 && ret == -ENOKEY)
+				continue;
+			return ret;
+		}
+		*valid = *expiry;
+		until = rai_dns_take_until(*list);
+		if (!until)
+			return ret;
+		if (until > ktime_get_real_ns() / NSEC_PER_MSEC) {
+			until = div_s64(until, MSEC_PER_SEC);
+			if (!*valid || until < *valid)
+				*valid = until;
+			return ret;
+		}
+		if (tries == RAI_DNS_STALE_TRIES - 1)
+			break;
+		if (!tries)
+			rai_stat_inc(RAI_STAT_DNS_STALE_KEYS);
+		kfree(*list);
+		*list = NULL;
+	}
+	*valid = 0;
+	return ret;
+}
+
+/*
  * Our helper first when enabled; key.dns_resolver if it is not there,
  * asked as NFS and CIFS ask (no options: one address).
  */
 static int rai_dns_query(struct rai_request *req, char **list,
-			 time64_t *expiry, u32 *origin, bool invalidate)
+			 time64_t *expiry, time64_t *valid, u32 *origin,
+			 bool invalidate)
 {
 	int ret;
 
 	*origin = RDMA_ADDRINFO_ORIGIN_DNS;
 	if (READ_ONCE(rai_dns_helper)) {
-		ret = rai_dns_query_type(req->file->net, RAI_DNS_HELPER_TYPE,
-					 req->node, req->node_len, "list",
-					 list, expiry, invalidate);
+		ret = rai_dns_helper_query(req->file->net, req->node,
+					   req->node_len, list, expiry, valid,
+					   invalidate);
 		if (ret >= 0 || rai_dns_helper_answered(ret))
 			return ret;
 		rai_stat_inc(RAI_STAT_DNS_FALLBACKS);
@@ -306,11 +375,13 @@ static int rai_dns_query(struct rai_request *req, char **list,
 	*origin = RDMA_ADDRINFO_ORIGIN_DNS_SINGLE;
 	rai_stat_inc(RAI_STAT_DNS_SINGLE);
 	pr_notice_once("rdma-addrinfo-dns-helper not used: DNS names resolve to one IPv4 address each, as for NFS and CIFS (the dns_resolver keys are shared)\n");
-	return rai_dns_query_type(req->file->net,
-				  req->node_len < RAI_DNS_NAME_MIN ?
-				  RAI_DNS_SHORT_TYPE : NULL, req->node,
-				  req->node_len, NULL, list, expiry,
-				  invalidate);
+	ret = rai_dns_query_type(req->file->net,
+				 req->node_len < RAI_DNS_NAME_MIN ?
+				 RAI_DNS_SHORT_TYPE : NULL, req->node,
+				 req->node_len, NULL, list, expiry,
+				 invalidate);
+	*valid = *expiry;
+	return ret;
 }
 
 /* ---- upcall slots: round-robin between users ---------------------------- */
@@ -404,7 +475,8 @@ static void rai_dns_slot_release(struct rai_request *req)
  * Every upcall creates dns_resolver keys as root, charged to root's key
  * quota (/proc/key-users), which NFS, CIFS and root's own keys share.
  * They are reaped as soon as they expire (KEY_TYPE_INSTANT_REAP, no
- * key_gc_delay): a positive key after its TTL, a negative one after the
+ * key_gc_delay): a positive key after its TTL (our helper's: at least
+ * 5 s, see rai_dns_helper_query()), a negative one after the
  * helper's rejection timeout (at most RAI_DNS_NEG_KEY_S assumed: request-
  * key's own and keyutils' is 60 s).  The module keeps a record of each
  * name it asked for that may have left a key, charged to the requesting
@@ -619,8 +691,8 @@ static void rai_dns_remember(const struct net *net, bool helper,
 	if (ret == -ENXIO || ret == -ENODATA)
 		answer.expiry = ktime_get_real_seconds() +
 				rai_dns_negative_ttl();
-	else if (ret < 0 || !expiry)
-		return;		/* temporary, or a key without a lifetime */
+	else if (ret < 0 || expiry <= ktime_get_real_seconds())
+		return;	/* temporary, no lifetime, or past its records' TTL */
 	rai_dns_cache_store(net, helper, name, len, &answer);
 }
 
@@ -633,7 +705,7 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 {
 	bool invalidate = false;
 	struct rai_dns_key *key;
-	time64_t expiry = 0;
+	time64_t expiry = 0, valid = 0;
 	u32 origin = 0;
 	u64 t0;
 	int ret;
@@ -652,7 +724,8 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 	 * The module going away means every file is closed: skip it.
 	 */
 	if (try_module_get(THIS_MODULE)) {
-		ret = rai_dns_query(req, list, &expiry, &origin, invalidate);
+		ret = rai_dns_query(req, list, &expiry, &valid, &origin,
+				    invalidate);
 		module_put(THIS_MODULE);
 	} else {
 		ret = -ESHUTDOWN;
@@ -667,11 +740,11 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 		ret = rai_dns_status(ret);
 	}
 	rai_dns_remember(req->file->net, helper, req->node, req->node_len,
-			 ret, *list, origin, expiry);
+			 ret, *list, origin, valid);
 	answer->status = ret < 0 ? ret : 0;
 	answer->list = *list;
 	answer->origin = origin;
-	answer->expiry = expiry;
+	answer->expiry = valid;
 }
 
 /* ---- batches: the names of a user's waiting requests in one upcall ---- */

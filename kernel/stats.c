@@ -42,6 +42,7 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_BATCH_NAMES] = "dns_batched_names",
 	[RAI_STAT_DNS_BATCH_REFUSED] = "dns_batch_refused",
 	[RAI_STAT_DNS_REFRESHES] = "dns_refreshes",
+	[RAI_STAT_DNS_STALE_KEYS] = "dns_stale_keys",
 };
 
 static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {

@@ -33,6 +33,7 @@ enum rai_stat {
 	RAI_STAT_DNS_BATCH_NAMES,	/* ... the names they carried */
 	RAI_STAT_DNS_BATCH_REFUSED,	/* ... not answered as a batch */
 	RAI_STAT_DNS_REFRESHES,		/* cached answers refreshed ahead */
+	RAI_STAT_DNS_STALE_KEYS,	/* helper keys found past their TTL */
 	RAI_STAT_MAX
 };
 

@@ -21,10 +21,14 @@
  * (key.dns_resolver's "list" format, which the module parses).  Names come
  * from getaddrinfo(), so /etc/hosts and nsswitch.conf apply as they do for
  * key.dns_resolver; the DNS status of a failed name comes from res_search().
- * The key lives as long as the DNS records say (the smallest TTL of the
- * A, or else AAAA, answer), at least 1 s; a name that DNS does not know
+ * The answer is valid as long as the DNS records say (the smallest TTL of
+ * the A, or else AAAA, answer), at least 1 s; a name that DNS does not know
  * (/etc/hosts) lives default_ttl.  default_ttl set in key.dns_resolver.conf
- * also caps the records' TTL.
+ * also caps the records' TTL.  The list ends in ",until=MS": when that TTL
+ * ends (ms since the epoch), which the module cuts off and keeps to.  The
+ * key itself lives at least KEY_TIMEOUT_MIN_S: key lifetimes count whole
+ * seconds, and a key that expires before request-key has returned fails
+ * the upcall (-ENOKEY), however valid its answer.
  *
  * Batches: the module asks for the names waiting together in one upcall, a
  * key "rai:@ID" whose callout information is "rai-batch NAME NAME ...".
@@ -64,7 +68,12 @@
 #define DEFAULT_TTL_S		5
 /* Negative answers: a missing name is cached, a flaky server hardly. */
 #define NEGATIVE_TTL_S		5
-#define TEMPORARY_TTL_S		1
+/* 2: a timeout of 1 s can end within a millisecond (whole seconds). */
+#define TEMPORARY_TTL_S		2
+/* The least lifetime of a positive key (see above). */
+#define KEY_TIMEOUT_MIN_S	5
+/* ",until=" and the ms of a 64-bit time, with its NUL. */
+#define UNTIL_MAX		32
 /* key.dns_resolver's configuration; its default_ttl is honoured here too. */
 #define KEYUTILS_CONF		"/etc/keyutils/key.dns_resolver.conf"
 #define PAYLOAD_MAX		4096
@@ -453,10 +462,11 @@ static int resolve(const char *name, char *payload, size_t size)
 static int answer(int32_t key, const char *name)
 {
 	char payload[PAYLOAD_MAX];
-	unsigned int ttl;
+	unsigned int ttl, timeout;
+	struct timespec now;
 	int len;
 
-	len = resolve(name, payload, sizeof(payload));
+	len = resolve(name, payload, sizeof(payload) - UNTIL_MAX);
 	if (len < 0) {
 		ttl = len == -EAGAIN || len == -ENOMEM ? TEMPORARY_TTL_S :
 							 NEGATIVE_TTL_S;
@@ -468,8 +478,13 @@ static int answer(int32_t key, const char *name)
 	}
 	ttl = name_ttl(name);
 	say(LOG_DEBUG, "%s: %s for %u s", name, payload, ttl);
+	clock_gettime(CLOCK_REALTIME, &now);
+	len += snprintf(payload + len, UNTIL_MAX, ",until=%lld",
+			(long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 +
+			ttl * 1000LL);
+	timeout = ttl > KEY_TIMEOUT_MIN_S ? ttl : KEY_TIMEOUT_MIN_S;
 	/* The timeout first: the key is ours to change until instantiated. */
-	if (keyctl4(KEYCTL_SET_TIMEOUT, key, ttl, 0, 0) < 0)
+	if (keyctl4(KEYCTL_SET_TIMEOUT, key, timeout, 0, 0) < 0)
 		return -errno;
 	/* The payload is a string; dns_resolver wants its NUL too. */
 	if (keyctl4(KEYCTL_INSTANTIATE, key, (unsigned long)payload, len + 1,
