@@ -189,7 +189,43 @@ void rai_file_close(struct rai_file *file)
 		rai_request_put(req);
 	}
 	xa_destroy(&file->handles);
+	if (file->last_user)
+		rai_user_put(file->last_user);
 	kref_put(&file->ref, rai_file_release);
+}
+
+/*
+ * The calling task's user, referenced: the one of @file's last request if
+ * it is the same (the file's reference keeps it alive), else from the
+ * table of users, then kept as @file's.  NULL when out of memory.
+ */
+static struct rai_user *rai_file_user(struct rai_file *file)
+{
+	kuid_t uid = current_uid();
+	struct rai_user *user, *old;
+
+	spin_lock_irq(&file->lock);
+	user = file->last_user;
+	if (user && uid_eq(user->uid, uid))
+		refcount_inc(&user->ref);
+	else
+		user = NULL;
+	spin_unlock_irq(&file->lock);
+	if (user)
+		return user;
+
+	user = rai_user_get_current();
+	if (!user)
+		return NULL;
+	/* The file's own reference; ours keeps the count above zero. */
+	refcount_inc(&user->ref);
+	spin_lock_irq(&file->lock);
+	old = file->last_user;
+	file->last_user = user;
+	spin_unlock_irq(&file->lock);
+	if (old)
+		rai_user_put(old);
+	return user;
 }
 
 struct rai_request *rai_request_alloc(struct rai_file *file)
@@ -203,7 +239,7 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 		ret = -EMFILE;
 		goto err_file;
 	}
-	user = rai_user_get_current();
+	user = rai_file_user(file);
 	if (!user) {
 		ret = -ENOMEM;
 		goto err_file;
@@ -379,7 +415,9 @@ void rai_request_cancel(struct rai_request *req)
 {
 	struct rai_file *file = req->file;
 
-	if (xa_cmpxchg(&file->handles, req->handle, req, NULL, 0) != req)
+	/* Handle 0: a RESOLVE_RESULTS request, which only its ioctl holds. */
+	if (req->handle &&
+	    xa_cmpxchg(&file->handles, req->handle, req, NULL, 0) != req)
 		return;
 	rai_request_detach(req);
 	rai_request_put(req);

@@ -30,7 +30,9 @@ struct rai_user;
 /**
  * struct rai_file - one open file of the device: an event channel
  * @handles: handle -> struct rai_request; the table holds one reference
- * @lock: protects @events and every request's @state and @event_queued
+ *	(RESOLVE_RESULTS requests are in no table: their ioctl holds it)
+ * @lock: protects @events, @last_user and every request's @state and
+ *	@event_queued
  * @events: completed asynchronous requests whose event is not yet read
  * @wait: readers and pollers of @events
  * @net: network namespace of the opener (DNS, routes)
@@ -38,6 +40,8 @@ struct rai_user;
  * @next_handle: where the cyclic handle allocation goes on (a destroyed
  *	handle is not given out again until the 31-bit space wraps)
  * @ref: the file itself and every request of it hold one
+ * @last_user: the user of the last RESOLVE on the file (referenced), so
+ *	that a user's struct rai_user is not made anew for every request
  */
 struct rai_file {
 	struct xarray handles;
@@ -48,6 +52,7 @@ struct rai_file {
 	struct net *net;
 	atomic_t nr_requests;
 	struct kref ref;
+	struct rai_user *last_user;
 };
 
 enum rai_request_state {

@@ -342,9 +342,15 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 
 	/* Our own reference: once published, it may be destroyed. */
 	rai_request_get(req);
-	ret = rai_request_publish(req);
-	if (ret)
-		goto err_abandon;
+	/*
+	 * RESOLVE_RESULTS gives the caller no handle: nothing to publish
+	 * (rai_request_cancel() knows such a request by its handle 0).
+	 */
+	if (!(r.flags & RDMA_ADDRINFO_RESOLVE_RESULTS)) {
+		ret = rai_request_publish(req);
+		if (ret)
+			goto err_abandon;
+	}
 
 	r.handle = req->handle;
 	r.status = 0;
