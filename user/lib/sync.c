@@ -28,40 +28,63 @@
 
 /* rai_resolve_one_call() could not answer: the long way round. */
 #define RAI_NOT_ONE_CALL	(-1)
+/* Results room on the stack: most names have a few addresses. */
+#define RAI_STACK_RESULTS	8
 
-/*
- * The module's one-call form (RESOLVE_RESULTS): the results come back
- * with the RESOLVE and no request is left.  Return: as rai_resolve_sync(),
- * or RAI_NOT_ONE_CALL when the module lacks it or had more results than
- * max_results said (the parameter was raised since).
- */
-static int rai_resolve_one_call(int fd, struct rai_request *req,
-				struct rdma_addrinfo **res)
+/* One RESOLVE_SYNC|RESULTS into @room entries at @results: 0 or -errno. */
+static int rai_resolve_into(int fd, struct rai_request *req,
+			    struct rdma_addrinfo_result *results,
+			    unsigned int room)
 {
-	unsigned int max = rai_sync_results_max();
-	struct rdma_addrinfo_result *results;
 	int ret;
 
-	if (!max)
-		return RAI_NOT_ONE_CALL;
-	results = malloc((size_t)max * sizeof(*results));
-	if (!results)
-		return EAI_MEMORY;
 	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC |
 			 RDMA_ADDRINFO_RESOLVE_RESULTS;
 	req->cmd.context = (uintptr_t)results;
-	req->cmd.result_count = max;
+	req->cmd.result_count = room;
 	do {
 		req->cmd.handle = 0;
 		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
 	} while (ret && errno == EINTR);	/* the request is gone: again */
 	req->cmd.context = 0;
 	req->cmd.result_count = 0;
+	return ret ? -errno : 0;
+}
+
+/*
+ * The module's one-call form (RESOLVE_RESULTS): the results come back
+ * with the RESOLVE and no request is left.  Into a buffer on the stack
+ * first; a name with more results is asked again with room for
+ * max_results.  Return: as rai_resolve_sync(), or RAI_NOT_ONE_CALL when
+ * the module lacks it or had more results than max_results said (the
+ * parameter was raised since).
+ */
+static int rai_resolve_one_call(int fd, struct rai_request *req,
+				struct rdma_addrinfo **res)
+{
+	struct rdma_addrinfo_result stack[RAI_STACK_RESULTS];
+	struct rdma_addrinfo_result *results = stack;
+	unsigned int max = rai_sync_results_max();
+	unsigned int room = max < RAI_STACK_RESULTS ? max : RAI_STACK_RESULTS;
+	int ret;
+
+	if (!max)
+		return RAI_NOT_ONE_CALL;
+	for (;;) {
+		ret = rai_resolve_into(fd, req, results, room);
+		if (ret || req->cmd.status || req->cmd.num_results <= room ||
+		    req->cmd.num_results > max || results != stack)
+			break;
+		results = malloc((size_t)max * sizeof(*results));
+		if (!results)
+			return EAI_MEMORY;
+		room = max;
+	}
 	if (ret) {
-		ret = rai_eai_with_errno(-errno, req->ctx);
+		ret = rai_eai_with_errno(ret, req->ctx);
 	} else if (req->cmd.status) {
 		ret = rai_eai_with_errno(req->cmd.status, req->ctx);
-	} else if (req->cmd.num_results > max) {
+	} else if (req->cmd.num_results > room) {
 		ret = RAI_NOT_ONE_CALL;
 	} else if (!req->cmd.num_results) {
 		ret = EAI_NODATA;
@@ -70,7 +93,8 @@ static int rai_resolve_one_call(int fd, struct rai_request *req,
 					 sizeof(*results));
 		ret = rai_convert_results(results, req->cmd.num_results, res);
 	}
-	free(results);
+	if (results != stack)
+		free(results);
 	return ret;
 }
 

@@ -51,6 +51,16 @@ TEST(res_is_a_linked_list_of_every_result)
 	rdma_freeaddrinfo(res);
 }
 
+/* More results than the library's first, stack-sized, buffer holds. */
+TEST(res_is_a_linked_list_of_every_result_of_a_name_with_12)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_MANY, NULL, NULL, &res));
+	EXPECT_EQ(12, rai_count(res));
+	rdma_freeaddrinfo(res);
+}
+
 TEST(ai_next_is_null_if_no_more_structures_exist)
 {
 	struct rdma_addrinfo *res = NULL;

@@ -143,6 +143,7 @@ static inline const char *rai_env(const char *name, const char *def)
 
 #define RAI_ZONE_PEER		"peer.rai.test"
 #define RAI_ZONE_MULTI		"multi.rai.test"	/* 3 x IPv4 + 1 x IPv6 */
+#define RAI_ZONE_MANY		"many.rai.test"		/* 12 x IPv4 */
 #define RAI_ZONE_V4ONLY		"v4only.rai.test"
 #define RAI_ZONE_NODATA		"nodata.rai.test"
 #define RAI_ZONE_MISSING	"no-such-name.rai.test"
