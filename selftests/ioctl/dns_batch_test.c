@@ -260,6 +260,7 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 		{ "peer4.rai.test", 0, 1 },
 	};
 	struct rdma_addrinfo_result *res = NULL;
+	long long t0, secs;
 	__s32 status = 0;
 	long upcalls;
 	__u32 n = 0;
@@ -290,12 +291,20 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 
 	/* In a batch: the cache keeps each name for its own TTL. */
 	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
+	t0 = rai_now_ms();
 	resolve_behind_held_slots(_metadata, self, one, 2, &upcalls);
 	ASSERT_EQ(0, rai_lookup_str(self->fd, "ttl42.rai.test", NULL,
 				    AF_INET, 0, &res, &n, &status));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(1, n);
-	EXPECT_LT(ZONE_TTL, res[0].ttl);
+	/* What is left of 42 s tells it from the zone's 5 s while it can. */
+	secs = (rai_now_ms() - t0) / 1000 + 1;
+	if (secs < 42 - ZONE_TTL - 2) {
+		EXPECT_LT(42 - secs - 2, res[0].ttl);
+	} else {
+		TH_LOG("the batch took %lld s: its TTL of 42 s cannot be told from %d s",
+		       secs, ZONE_TTL);
+	}
 	EXPECT_GE(42, res[0].ttl);
 	free(res);
 }
@@ -336,11 +345,22 @@ TEST_F_TIMEOUT(batch, names_a_batch_cannot_carry_are_asked_alone, 180)
 TEST_F_TIMEOUT(batch, name_in_use_is_refreshed_before_it_expires, 120)
 {
 	struct rdma_addrinfo_result *res = NULL;
-	long long m0, r0, b0, end, misses;
+	long long m0, r0, b0, end, misses, t0;
+	char name[128];
 	__s32 status = 0;
 	int calls = 0;
 	__u32 n = 0;
 
+	/* A refresh must be answered within half a TTL to beat the expiry. */
+	t0 = rai_now_ms();
+	ASSERT_EQ(0, rai_lookup_str(self->fd,
+				    rai_unique_name(name, sizeof(name), "refup"),
+				    NULL, AF_INET, 0, &res, &n, &status));
+	free(res);
+	res = NULL;
+	if (rai_now_ms() - t0 > ZONE_TTL * 1000 / 2)
+		SKIP(return, "an upcall took %lld ms here, more than half the TTL",
+		     rai_now_ms() - t0);
 	ASSERT_EQ(0, rai_lookup_str(self->fd, "peer4.rai.test", NULL, AF_INET,
 				    0, &res, &n, &status));
 	ASSERT_EQ(0, status);
