@@ -48,6 +48,8 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "world_env.h"
+
 #ifndef AF_IB
 #define AF_IB 27
 #endif
@@ -205,15 +207,16 @@ static uint64_t out_ptr(struct rng *r, void *good, size_t len)
 }
 
 static const char *const names[] = {
-	"192.168.77.2", "192.168.77.1", "fd00::2", "fd00::1", "::1",
-	"127.0.0.1", "0.0.0.0", "::", "fe80::1%veth0", "fe80::1%999",
-	"peer.rai.test", "self.rai.test", "multi.rai.test", "peer4.rai.test",
-	"noaddr.rai.test", "nodata.rai.test", "nx.rai.test",
-	"hostsonly.rai.example", "localhost", "n1", "db",
-	"afsdb:rai.test", "a;b", "a,b", "a b", "\x01\x02\x03",
+	RAI_WORLD_IP4_B, RAI_WORLD_IP4_A, RAI_WORLD_IP6_B, RAI_WORLD_IP6_A,
+	"::1", "127.0.0.1", "0.0.0.0", "::", "fe80::1%" RAI_WORLD_NETDEV_A,
+	"fe80::1%999",
+	RAI_ZONE_PEER, RAI_ZONE_SELF, RAI_ZONE_MULTI, RAI_ZONE_PEER4,
+	RAI_ZONE_NOADDR, RAI_ZONE_NODATA, "nx." RAI_WORLD_DNS_ZONE,
+	RAI_WORLD_HOSTS_NAME, "localhost", "n1", "db",
+	"afsdb:" RAI_WORLD_DNS_ZONE, "a;b", "a,b", "a b", "\x01\x02\x03",
 	"fe80:0000:0000:0000:0002:c903:0000:0001",
-	"256.1.1.1", "1.2.3", "0x7f.1", "[fd00::2]", "....", "-", "a..b",
-	"xn--bcher-kva.rai.test", "svc-a", "svc-b", "12345",
+	"256.1.1.1", "1.2.3", "0x7f.1", "[" RAI_WORLD_IP6_B "]", "....", "-",
+	"a..b", "xn--bcher-kva." RAI_WORLD_DNS_ZONE, "svc-a", "svc-b", "12345",
 };
 
 static const char *const services[] = {
@@ -229,13 +232,13 @@ static void fill_src(struct rng *r, struct rdma_addrinfo_resolve *rs)
 	switch (pick(r, 5)) {
 	case 0:
 		in->sin_family = AF_INET;
-		inet_pton(AF_INET, pick(r, 2) ? "192.168.77.1" : "10.9.9.9",
+		inet_pton(AF_INET, pick(r, 2) ? RAI_WORLD_IP4_A : "10.9.9.9",
 			  &in->sin_addr);
 		rs->src_len = pick(r, 4) ? sizeof(*in) : pick(r, 64);
 		break;
 	case 1:
 		in6->sin6_family = AF_INET6;
-		inet_pton(AF_INET6, "fd00::1", &in6->sin6_addr);
+		inet_pton(AF_INET6, RAI_WORLD_IP6_A, &in6->sin6_addr);
 		in6->sin6_scope_id = pick(r, 3) ? 0 : rnd(r);
 		rs->src_len = pick(r, 4) ? sizeof(*in6) : pick(r, 64);
 		break;
@@ -257,8 +260,9 @@ static void fill_resolve(struct rng *r, struct rdma_addrinfo_resolve *rs,
 	static const uint16_t spaces[] = { 0, RDMA_ADDRINFO_PS_TCP,
 		RDMA_ADDRINFO_PS_UDP, RDMA_ADDRINFO_PS_IB,
 		RDMA_ADDRINFO_PS_IPOIB, 0x1234 };
-	static const char *const devs[] = { "", "rxe0", "rxe1", "nodev",
-					    "rxe0rxe0rxe0" };
+	static const char *const devs[] = { "", RAI_WORLD_IBDEV_A,
+		RAI_WORLD_IBDEV_B, "nodev", "rxe0rxe0rxe0" };
+	static const char zone_suffix[] = "." RAI_WORLD_DNS_ZONE;
 	size_t len;
 
 	memset(rs, 0, sizeof(*rs));
@@ -272,7 +276,8 @@ static void fill_resolve(struct rng *r, struct rdma_addrinfo_resolve *rs,
 	} else if (pick(r, 2)) {		/* long names, up to the limit */
 		len = RDMA_ADDRINFO_NAME_MAX - 2 + pick(r, 5);
 		memset(node, 'a' + pick(r, 26), len);
-		memcpy(node + len - 9, ".rai.test", 9);
+		memcpy(node + len - (sizeof(zone_suffix) - 1), zone_suffix,
+		       sizeof(zone_suffix) - 1);
 		rs->node = in_ptr(r, node, len);
 		rs->node_len = len;
 	}

@@ -167,13 +167,13 @@ TEST_F_TIMEOUT(async, thousand_cached_dns_requests_one_event_each, 120)
 
 	need_room(_metadata, self->fd, NREQ);
 	/* Warm the cache: then no request waits for an upcall of its own. */
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "multi.rai.test", NULL, AF_INET,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_MULTI, NULL, AF_INET,
 				    0, &res, &n, &status));
 	free(res);
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(3, n);
 	for (i = 0; i < NREQ; i++)
-		ASSERT_EQ(0, rai_resolve_async(self->fd, "multi.rai.test", NULL,
+		ASSERT_EQ(0, rai_resolve_async(self->fd, RAI_ZONE_MULTI, NULL,
 					       AF_INET, 0, CTX_BASE + i,
 					       &self->handles[i]))
 			TH_LOG("request %u", i);
@@ -206,7 +206,7 @@ TEST_F_TIMEOUT(async, cached_name_resolves_across_key_expiry, 90)
 	i = 0;
 	while (rai_now_ms() < end || inflight) {
 		while (rai_now_ms() < end && inflight < 32) {
-			ret = rai_resolve_async(self->fd, "multi.rai.test", NULL,
+			ret = rai_resolve_async(self->fd, RAI_ZONE_MULTI, NULL,
 						AF_INET, 0, CTX_BASE + i, NULL);
 			if (ret)
 				break;

@@ -349,13 +349,13 @@ TEST_F(cache, helper_and_plain_answers_are_kept_apart)
 {
 	__u32 n = 0;
 
-	EXPECT_EQ(0, lookup_status(self->fd, "multi.rai.test", &n));
+	EXPECT_EQ(0, lookup_status(self->fd, RAI_ZONE_MULTI, &n));
 	EXPECT_EQ(4, n);
 	ASSERT_EQ(0, set_param(self, PARAM("dns_helper"), "N"));
-	EXPECT_EQ(0, lookup_status(self->fd, "multi.rai.test", &n));
+	EXPECT_EQ(0, lookup_status(self->fd, RAI_ZONE_MULTI, &n));
 	EXPECT_EQ(1, n) TH_LOG("the helper's cached answer was served");
 	ASSERT_EQ(0, rai_sh("echo Y > " PARAM("dns_helper")));
-	EXPECT_EQ(0, lookup_status(self->fd, "multi.rai.test", &n));
+	EXPECT_EQ(0, lookup_status(self->fd, RAI_ZONE_MULTI, &n));
 	EXPECT_EQ(4, n);
 }
 

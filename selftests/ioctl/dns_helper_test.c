@@ -147,7 +147,7 @@ TEST_F(helper, nxdomain_enxio_from_the_helper)
 
 TEST_F(helper, name_without_addresses_enodata_not_enxio)
 {
-	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
+	const char *name = rai_env("RAI_NOADDR_NAME", RAI_ZONE_NOADDR);
 
 	ASSERT_EQ(NO_DATA, rai_dns_server_answer(name, ns_t_a))
 		TH_LOG("world: %s needs a TXT record only", name);

@@ -420,7 +420,7 @@ TEST_F(life, requests_use_the_openers_network_namespace)
 		if (after < 0)
 			_exit(11);
 		/* Opened in the new namespace: no route to the peer. */
-		if (rai_lookup_str(after, "192.168.77.2", NULL, AF_INET, 0,
+		if (rai_lookup_str(after, RAI_IP4_B, NULL, AF_INET, 0,
 				   &res, &n, &st) || st || n != 1)
 			_exit(12);
 		if (res[0].src_len || res[0].src_status != -ENETUNREACH)
@@ -429,10 +429,10 @@ TEST_F(life, requests_use_the_openers_network_namespace)
 		if (ret)
 			_exit(ret);
 		/* Opened before: the original namespace, rxe0. */
-		if (rai_lookup_str(before, "192.168.77.2", NULL, AF_INET, 0,
+		if (rai_lookup_str(before, RAI_IP4_B, NULL, AF_INET, 0,
 				   &res, &n, &st) || st || n != 1)
 			_exit(14);
-		if (!res[0].src_len || strcmp(res[0].ibdev_name, rai_env("RAI_IBDEV_A", "rxe0")))
+		if (!res[0].src_len || strcmp(res[0].ibdev_name, RAI_IBDEV_A))
 			ret = 15;
 		free(res);
 		_exit(ret);

@@ -215,7 +215,7 @@ TEST_F(small, max_results_bounds_the_answer)
 	NEED_SMALL();
 
 	/* multi.rai.test has 4 addresses; 2 are kept. */
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "multi.rai.test", NULL, AF_UNSPEC,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_MULTI, NULL, AF_UNSPEC,
 				    0, &res, &n, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(2, n);

@@ -17,7 +17,7 @@
 #include "kselftest_harness.h"
 #include "rai_test.h"
 
-#define PEER4	"192.168.77.2"
+#define PEER4	RAI_IP4_B
 
 FIXTURE(val) {
 	int fd;
@@ -95,7 +95,7 @@ static void sa_req(struct rdma_addrinfo_resolve *r, const char *node,
 {
 	rai_req_init(r, node, "0x1000", AF_UNSPEC, ai_flags, 0, 0);
 	if (on_port) {
-		strcpy(r->ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+		strcpy(r->ibdev_name, RAI_IBDEV_A);
 		r->port_num = 1;
 	}
 }
@@ -353,7 +353,7 @@ TEST_F(val, resolve_nul_in_node_einval)
 
 TEST_F(val, resolve_dns_name_with_colon_query_type_einval)
 {
-	DNS_NAME_REJECTED("afsdb:peer.rai.test");
+	DNS_NAME_REJECTED("afsdb:" RAI_ZONE_PEER);
 }
 
 TEST_F(val, resolve_dns_name_with_semicolon_einval)
@@ -363,7 +363,7 @@ TEST_F(val, resolve_dns_name_with_semicolon_einval)
 
 TEST_F(val, resolve_dns_name_with_comma_einval)
 {
-	DNS_NAME_REJECTED("peer.rai.test,192.0.2.1");
+	DNS_NAME_REJECTED(RAI_ZONE_PEER ",192.0.2.1");
 }
 
 TEST_F(val, resolve_dns_name_with_white_space_einval)
@@ -521,7 +521,7 @@ TEST_F(val, resolve_rai_sa_with_rai_dns_einval)
 
 TEST_F(val, resolve_rai_sa_with_node_einval)
 {
-	RESOLVE_REJECTED(-EINVAL, sa_req(&r, "peer.rai.test",
+	RESOLVE_REJECTED(-EINVAL, sa_req(&r, RAI_ZONE_PEER,
 					 RDMA_ADDRINFO_RAI_SA, true));
 }
 
@@ -666,7 +666,7 @@ TEST_F(val, query_buffer_too_small_reports_total_copies_count)
 	size_t i;
 
 	/* multi.rai.test has 4 addresses (DNS, dnsmasq). */
-	ASSERT_EQ(0, rai_resolve_sync(self->fd, "multi.rai.test", "4791",
+	ASSERT_EQ(0, rai_resolve_sync(self->fd, RAI_ZONE_MULTI, "4791",
 				      AF_UNSPEC, 0, &r));
 	ASSERT_EQ(0, r.status);
 	ASSERT_EQ(4, r.num_results);

@@ -840,7 +840,7 @@ const char *rai_unique_name(char *buf, size_t size, const char *tag)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snprintf(buf, size, "%s-%d-%u-%lx%lx.%s", tag, getpid(), ++seq,
-		 (long)ts.tv_sec, ts.tv_nsec, rai_env("RAI_DNS_ZONE", "rai.test"));
+		 (long)ts.tv_sec, ts.tv_nsec, RAI_DNS_ZONE);
 	return buf;
 }
 
@@ -892,13 +892,6 @@ int rai_param_set(const char *name, const char *value)
 		ret = -errno;
 	close(fd);
 	return ret;
-}
-
-const char *rai_env(const char *name, const char *dflt)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : dflt;
 }
 
 long long rai_now_ms(void)

@@ -17,6 +17,8 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "world_env.h"
+
 #define RAI_DEV_PATH		"/dev/" RDMA_ADDRINFO_DEVNAME
 #define RAI_MODULE_NAME		"rdma_addrinfo"
 
@@ -236,7 +238,6 @@ void rai_hosts_remove(const char *line);
 
 /* ---- misc ------------------------------------------------------------- */
 
-/* Environment variable or a default. */
 /* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
 long long rai_stat(const char *name);
 /* A module parameter's value, newline cut: 0 or -errno. */
@@ -244,7 +245,6 @@ int rai_param_get(const char *name, char *buf, size_t size);
 /* Write a module parameter as `echo` would: 0 or -errno of the write. */
 int rai_param_set(const char *name, const char *value);
 
-const char *rai_env(const char *name, const char *dflt);
 /* Milliseconds of CLOCK_MONOTONIC. */
 long long rai_now_ms(void);
 /* system(3) of a formatted command: its exit status, or -1. */

@@ -27,7 +27,7 @@
 #include "vm_test.h"
 
 #define PORT "7471"
-#define PEER4_ZONE rai_env("RAI_ZONE_PEER4", "peer4.rai.test")
+#define PEER4_ZONE rai_env("RAI_ZONE_PEER4", RAI_ZONE_PEER4)
 #define PEER4_HOSTS "peer4-hosts.rai.example"
 #define SERVER_LOG "/run/rai-rdma_server.log"
 #define CLIENT_LOG "/run/rai-rdma_client.log"
