@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define NREQ		1000
 #define CTX_BASE	0xC0DE000000000000ull

@@ -23,7 +23,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define CACHE_FILE	"/sys/kernel/debug/" RAI_MODULE_NAME "/dns_cache"
 #define NOBATCH_CONF	"/etc/request-key.d/rai-test-nobatch.conf"

@@ -24,7 +24,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define PARAM(x)	"/sys/module/" RAI_MODULE_NAME "/parameters/" x
 #define CACHE_FILE	"/sys/kernel/debug/" RAI_MODULE_NAME "/dns_cache"

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define HELPER_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper"
 #define HELPER_CONF_AWAY RAI_HELPER_CONF ".away"

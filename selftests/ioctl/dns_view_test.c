@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define VIEW_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_host_view"
 #define HOST_ADDR	"192.0.2.207"

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
 
 /* A page whose first access from the kernel waits for the test. */
 struct slow_page {

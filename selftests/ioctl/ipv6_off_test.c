@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "world_env.h"
 
 /* Does the kernel have IPv6 (no ipv6.disable=1)? */
 static bool ipv6_on(void)

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 /* Above this the per-fd cap test would take too long under TCG. */
 #define CAP_TEST_MAX	70000

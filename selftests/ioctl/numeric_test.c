@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 FIXTURE(num) {
 	int fd;

@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "world_env.h"
 
 #define SENTINEL	0xa5
 
