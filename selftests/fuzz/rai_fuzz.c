@@ -124,7 +124,8 @@ static int expected_errno(enum op op, int e)
 	}
 }
 
-static void check(enum op op, int ret)
+/* Count the result of @op; an errno that @op should never give is a finding. */
+static void tally(enum op op, int ret)
 {
 	count(op, ret);
 	if (ret < 0 && !expected_errno(op, errno) &&
@@ -337,7 +338,7 @@ static void op_resolve(struct rng *r, int sync)
 	if (!pick(r, 20))
 		arg = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE, arg);
-	check(sync ? OP_RESOLVE_SYNC : OP_RESOLVE, ret);
+	tally(sync ? OP_RESOLVE_SYNC : OP_RESOLVE, ret);
 	if (!ret && arg == &rs)
 		remember(rs.handle);
 }
@@ -358,7 +359,7 @@ static void op_query(struct rng *r)
 		q.count = 4;
 	if (!pick(r, 20))
 		q.reserved = 1;
-	check(OP_QUERY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_QUERY,
+	tally(OP_QUERY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_QUERY,
 			      pick(r, 20) ? (void *)&q : (void *)unmapped));
 }
 
@@ -375,11 +376,11 @@ static void op_get_event(struct rng *r)
 	if (!pick(r, 10))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	ret = ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, p);
-	check(OP_GET_EVENT, ret);
+	tally(OP_GET_EVENT, ret);
 	if (!ret && p == &ev && !pick(r, 2)) {
 		struct rdma_addrinfo_destroy d = { .handle = ev.handle };
 
-		check(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
+		tally(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
 					&d));
 	}
 }
@@ -398,7 +399,7 @@ static void op_read(struct rng *r)
 	if (!pick(r, 10))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	n = read(fd, p, len);
-	check(OP_READ, n < 0 ? -1 : 0);
+	tally(OP_READ, n < 0 ? -1 : 0);
 	if (n > 0 && p == ev) {
 		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 			struct rdma_addrinfo_destroy d = {
@@ -407,7 +408,7 @@ static void op_read(struct rng *r)
 
 			remember(ev[i].handle);
 			if (pick(r, 2))
-				check(OP_DESTROY,
+				tally(OP_DESTROY,
 				      ioctl(any_fd(r),
 					    RDMA_ADDRINFO_IOC_DESTROY, &d));
 		}
@@ -422,7 +423,7 @@ static void op_destroy(struct rng *r)
 		d.flags = rnd(r);
 	if (!pick(r, 20))
 		d.reserved = rnd(r);
-	check(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
+	tally(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
 				pick(r, 30) ? (void *)&d : (void *)readonly));
 }
 
@@ -433,14 +434,14 @@ static void op_get_info(struct rng *r)
 
 	if (!pick(r, 5))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
-	check(OP_GET_INFO, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_INFO, p));
+	tally(OP_GET_INFO, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_INFO, p));
 }
 
 static void op_poll(struct rng *r)
 {
 	struct pollfd p = { .fd = any_fd(r), .events = POLLIN | POLLOUT };
 
-	check(OP_POLL, poll(&p, 1, pick(r, 3)));
+	tally(OP_POLL, poll(&p, 1, pick(r, 3)));
 }
 
 static void op_bad_ioctl(struct rng *r)
@@ -465,7 +466,7 @@ static void op_bad_ioctl(struct rng *r)
 		break;
 	}
 	memset(buf, 0, sizeof(buf));
-	check(OP_BAD_IOCTL, ioctl(any_fd(r), cmd, buf));
+	tally(OP_BAD_IOCTL, ioctl(any_fd(r), cmd, buf));
 }
 
 static void op_reopen(struct rng *r)
@@ -475,7 +476,7 @@ static void op_reopen(struct rng *r)
 		      (pick(r, 2) ? O_NONBLOCK : 0));
 	int old;
 
-	check(OP_REOPEN, fd);
+	tally(OP_REOPEN, fd);
 	if (fd < 0)
 		return;
 	old = atomic_exchange(&files[slot], fd);
@@ -489,7 +490,7 @@ static void op_fork(struct rng *r)
 	int status;
 
 	if (pid < 0) {
-		check(OP_FORK, -1);
+		tally(OP_FORK, -1);
 		return;
 	}
 	if (!pid) {
@@ -505,7 +506,7 @@ static void op_fork(struct rng *r)
 	}
 	if (pick(r, 3))
 		kill(pid, SIGKILL);
-	check(OP_FORK, waitpid(pid, &status, 0) < 0 ? -1 : 0);
+	tally(OP_FORK, waitpid(pid, &status, 0) < 0 ? -1 : 0);
 }
 
 static void set_make_it_fail(int on)

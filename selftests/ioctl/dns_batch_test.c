@@ -76,7 +76,7 @@ FIXTURE_SETUP(batch)
 	struct rdma_addrinfo_info info;
 	int i;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	if (rai_param_get("dns_batch_names", self->saved_batch,
 		       sizeof(self->saved_batch)))

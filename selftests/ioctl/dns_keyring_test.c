@@ -44,7 +44,7 @@ FIXTURE(keyring) {
 
 FIXTURE_SETUP(keyring)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	if (access(DNSQ_FILE, W_OK))
 		ASSERT_EQ(0, rai_sh("insmod %s/%s", rai_env("RAI_REPO", "."),

@@ -32,14 +32,14 @@ FIXTURE(dns) {
 
 FIXTURE_SETUP(dns)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
 FIXTURE_TEARDOWN(dns)
 {
 	if (self->dns_stopped) {
-		int ret = rai_dns_start();
+		int ret = rai_dns_server_start();
 
 		if (ret)
 			TH_LOG("could not restart dnsmasq: %s", strerror(-ret));
@@ -216,7 +216,7 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 	char name[128];
 	int ret;
 
-	ret = rai_dns_stop();
+	ret = rai_dns_server_stop();
 	ASSERT_EQ(0, ret) TH_LOG("stopping dnsmasq: %s", strerror(-ret));
 	self->dns_stopped = true;
 	/* Unreachable server: temporary failure (-EAGAIN), not NXDOMAIN. */
@@ -224,7 +224,7 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 		   AF_UNSPEC, 0);
 	expect_distinct_status(_metadata, -EAGAIN, self->status);
 	EXPECT_EQ(0, self->n);
-	ASSERT_EQ(0, rai_dns_start());
+	ASSERT_EQ(0, rai_dns_server_start());
 	self->dns_stopped = false;
 }
 
@@ -362,8 +362,8 @@ TEST_F(dns, bound_ipv6_source_keeps_only_ipv6_answers)
 	rai_req_init(&r, RAI_ZONE_MULTI, NULL, AF_UNSPEC, 0, 0, 0);
 	memcpy(r.src_addr, &src, sizeof(src));
 	r.src_len = sizeof(src);
-	ASSERT_EQ(0, rai_lookup(self->fd, &r, &self->res, &self->n,
-				&self->status));
+	ASSERT_EQ(0, rai_lookup_req(self->fd, &r, &self->res, &self->n,
+				    &self->status));
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);

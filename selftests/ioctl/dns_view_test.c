@@ -101,7 +101,7 @@ static struct outcome lookup_in(const char *node, const char *own_line,
 				o.err = -errno;
 		}
 		if (!o.err) {
-			fd = rai_open(0);
+			fd = rai_dev_open(0);
 			o.err = fd < 0 ? fd :
 				rai_lookup_str(fd, node, NULL, AF_INET, 0, &res,
 					       &o.n, &o.status);

@@ -43,7 +43,7 @@ FIXTURE_SETUP(v6)
 {
 	ASSERT_EQ(0, setgid(65534));
 	ASSERT_EQ(0, setuid(65534));
-	self->fd = rai_open(0);
+	self->fd = rai_dev_open(0);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 

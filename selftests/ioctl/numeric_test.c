@@ -27,7 +27,7 @@ FIXTURE(num) {
 
 FIXTURE_SETUP(num)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
@@ -515,7 +515,7 @@ FIXTURE_SETUP(upcall)
 {
 	int ret;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	ret = rai_upcall_counter_install();
 	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));

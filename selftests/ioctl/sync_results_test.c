@@ -29,7 +29,7 @@ FIXTURE_SETUP(one)
 {
 	struct rdma_addrinfo_info info;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	if (!(info.resolve_flags_supported & RDMA_ADDRINFO_RESOLVE_RESULTS))

@@ -20,14 +20,14 @@
 
 /* ---- device and ioctls ------------------------------------------------ */
 
-int rai_open(int extra_flags)
+int rai_dev_open(int extra_flags)
 {
 	int fd = open(RAI_DEV_PATH, O_RDWR | O_CLOEXEC | extra_flags);
 
 	return fd < 0 ? -errno : fd;
 }
 
-int rai_ioctl(int fd, unsigned long cmd, void *arg)
+int rai_dev_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
 }
@@ -35,7 +35,7 @@ int rai_ioctl(int fd, unsigned long cmd, void *arg)
 int rai_get_info(int fd, struct rdma_addrinfo_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, info);
+	return rai_dev_ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, info);
 }
 
 void rai_req_init(struct rdma_addrinfo_resolve *req, const char *node,
@@ -59,12 +59,12 @@ void rai_req_init(struct rdma_addrinfo_resolve *req, const char *node,
 
 int rai_resolve(int fd, struct rdma_addrinfo_resolve *req)
 {
-	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, req);
+	return rai_dev_ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, req);
 }
 
-int rai_resolve_sync(int fd, const char *node, const char *service,
-		     unsigned int family, __u32 ai_flags,
-		     struct rdma_addrinfo_resolve *req)
+int rai_resolve_sync_str(int fd, const char *node, const char *service,
+			 unsigned int family, __u32 ai_flags,
+			 struct rdma_addrinfo_resolve *req)
 {
 	rai_req_init(req, node, service, family, ai_flags,
 		     RDMA_ADDRINFO_RESOLVE_SYNC, 0);
@@ -87,7 +87,7 @@ int rai_resolve_async(int fd, const char *node, const char *service,
 
 int rai_query(int fd, struct rdma_addrinfo_query *q)
 {
-	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_QUERY, q);
+	return rai_dev_ioctl(fd, RDMA_ADDRINFO_IOC_QUERY, q);
 }
 
 int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
@@ -121,8 +121,8 @@ int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
 	return 0;
 }
 
-int rai_lookup(int fd, struct rdma_addrinfo_resolve *req,
-	       struct rdma_addrinfo_result **res, __u32 *n, __s32 *status)
+int rai_lookup_req(int fd, struct rdma_addrinfo_resolve *req,
+		   struct rdma_addrinfo_result **res, __u32 *n, __s32 *status)
 {
 	int ret;
 
@@ -154,7 +154,7 @@ int rai_lookup_str(int fd, const char *node, const char *service,
 	struct rdma_addrinfo_resolve req;
 
 	rai_req_init(&req, node, service, family, ai_flags, 0, 0);
-	return rai_lookup(fd, &req, res, n, status);
+	return rai_lookup_req(fd, &req, res, n, status);
 }
 
 int rai_destroy(int fd, __u32 handle, __u32 *events_dropped)
@@ -164,16 +164,16 @@ int rai_destroy(int fd, __u32 handle, __u32 *events_dropped)
 
 	memset(&d, 0, sizeof(d));
 	d.handle = handle;
-	ret = rai_ioctl(fd, RDMA_ADDRINFO_IOC_DESTROY, &d);
+	ret = rai_dev_ioctl(fd, RDMA_ADDRINFO_IOC_DESTROY, &d);
 	if (!ret && events_dropped)
 		*events_dropped = d.events_dropped;
 	return ret;
 }
 
-int rai_get_event(int fd, struct rdma_addrinfo_event *ev)
+int rai_dev_get_event(int fd, struct rdma_addrinfo_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
-	return rai_ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, ev);
+	return rai_dev_ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, ev);
 }
 
 long long rai_now_ms(void)
@@ -229,7 +229,7 @@ int rai_wait_event(int fd, struct rdma_addrinfo_event *ev, int timeout_ms)
 			return -errno;
 		if (ret == 0)
 			return -ETIMEDOUT;
-		ret = rai_get_event(fd, ev);
+		ret = rai_dev_get_event(fd, ev);
 		/* A blocking fd: GET_EVENT would block if raced; it is not. */
 		if (ret != -EAGAIN)
 			return ret;
@@ -252,8 +252,8 @@ int rai_fd_works(int fd)
 		return ret;
 	if (info.abi_version != RDMA_ADDRINFO_ABI_VERSION)
 		return -EPROTO;
-	ret = rai_resolve_sync(fd, "127.0.0.1", "7", AF_INET,
-			       RDMA_ADDRINFO_RAI_NUMERICHOST, &req);
+	ret = rai_resolve_sync_str(fd, "127.0.0.1", "7", AF_INET,
+				   RDMA_ADDRINFO_RAI_NUMERICHOST, &req);
 	if (ret)
 		return ret;
 	if (req.status) {

@@ -38,9 +38,9 @@ struct rai_sockaddr_ib {
 /* ---- device and ioctls ------------------------------------------------ */
 
 /* open(RAI_DEV_PATH, O_RDWR | O_CLOEXEC | extra): fd or -errno. */
-int rai_open(int extra_flags);
+int rai_dev_open(int extra_flags);
 /* ioctl(): 0 or -errno. */
-int rai_ioctl(int fd, unsigned long cmd, void *arg);
+int rai_dev_ioctl(int fd, unsigned long cmd, void *arg);
 int rai_get_info(int fd, struct rdma_addrinfo_info *info);
 
 /*
@@ -56,9 +56,9 @@ int rai_resolve(int fd, struct rdma_addrinfo_resolve *req);
  * Synchronous RESOLVE of node/service.  Returns the ioctl's result (0 or
  * -errno); on 0, *req holds handle, status and num_results.
  */
-int rai_resolve_sync(int fd, const char *node, const char *service,
-		     unsigned int family, __u32 ai_flags,
-		     struct rdma_addrinfo_resolve *req);
+int rai_resolve_sync_str(int fd, const char *node, const char *service,
+			 unsigned int family, __u32 ai_flags,
+			 struct rdma_addrinfo_resolve *req);
 /*
  * The whole synchronous round trip of a prepared request: RESOLVE with
  * RESOLVE_SYNC added, QUERY of all results into a fresh array (free() it),
@@ -66,8 +66,8 @@ int rai_resolve_sync(int fd, const char *node, const char *service,
  * the completion status and *res and *n the results (NULL/0 on failure).
  * -EPROTO when num_results and QUERY's total disagree.
  */
-int rai_lookup(int fd, struct rdma_addrinfo_resolve *req,
-	       struct rdma_addrinfo_result **res, __u32 *n, __s32 *status);
+int rai_lookup_req(int fd, struct rdma_addrinfo_resolve *req,
+		   struct rdma_addrinfo_result **res, __u32 *n, __s32 *status);
 /* Same, from strings. */
 int rai_lookup_str(int fd, const char *node, const char *service,
 		   unsigned int family, __u32 ai_flags,
@@ -85,7 +85,7 @@ int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
 		  __u32 *n);
 int rai_query(int fd, struct rdma_addrinfo_query *q);
 int rai_destroy(int fd, __u32 handle, __u32 *events_dropped);
-int rai_get_event(int fd, struct rdma_addrinfo_event *ev);
+int rai_dev_get_event(int fd, struct rdma_addrinfo_event *ev);
 /* Milliseconds of CLOCK_MONOTONIC. */
 long long rai_now_ms(void);
 /* poll() for POLLIN up to timeout_ms, then GET_EVENT: -ETIMEDOUT if none. */
@@ -153,8 +153,8 @@ unsigned int rai_lookup_release(int fd, struct rdma_addrinfo_result *res,
 				    &self->res, &self->n, &self->status))
 
 #define RAI_LOOKUP_REQ(req) \
-	ASSERT_EQ(0, rai_lookup(self->fd, req, &self->res, &self->n, \
-				&self->status))
+	ASSERT_EQ(0, rai_lookup_req(self->fd, req, &self->res, &self->n, \
+				    &self->status))
 
 /* An ASSERT that ended the test leaves the harness's trigger set. */
 #define RAI_LOOKUP_TEARDOWN() do { \

@@ -75,7 +75,7 @@ static int write_file(const char *path, const char *text, mode_t mode)
 	return close(fd) ? -errno : 0;
 }
 
-static char *read_file(const char *path)
+static char *read_file_alloc(const char *path)
 {
 	FILE *f = fopen(path, "re");
 	char *buf = NULL;
@@ -102,7 +102,7 @@ static int wrap_request_key_file(const char *path, const char *saved)
 	char op[32], type[64], desc[128], callout[128];
 	int ret, prog;
 
-	conf = read_file(path);
+	conf = read_file_alloc(path);
 	if (!conf)
 		return errno == ENOENT ? 0 : -errno;
 	if (strstr(conf, UPCALL_WRAPPER)) {
@@ -138,7 +138,7 @@ static int wrap_request_key_file(const char *path, const char *saved)
 
 static void unwrap_request_key_file(const char *path, const char *saved)
 {
-	char *text = read_file(saved);
+	char *text = read_file_alloc(saved);
 
 	if (!text)
 		return;
@@ -203,7 +203,7 @@ void rai_upcall_counter_remove(void)
 
 long rai_upcall_count(void)
 {
-	char *text = read_file(UPCALL_COUNTER);
+	char *text = read_file_alloc(UPCALL_COUNTER);
 	long n = 0;
 	char *p;
 
@@ -439,7 +439,7 @@ int rai_module_load(const char *params)
 
 static pid_t dnsmasq_pid(void)
 {
-	char *text = read_file("/run/dnsmasq.pid");
+	char *text = read_file_alloc("/run/dnsmasq.pid");
 	pid_t pid;
 
 	if (!text)
@@ -451,7 +451,7 @@ static pid_t dnsmasq_pid(void)
 	return pid;
 }
 
-int rai_dns_stop(void)
+int rai_dns_server_stop(void)
 {
 	char path[64], buf[8192];
 	pid_t pid = dnsmasq_pid();
@@ -489,7 +489,7 @@ int rai_dns_stop(void)
 	return 0;
 }
 
-int rai_dns_start(void)
+int rai_dns_server_start(void)
 {
 	char buf[8192], *argv[128];
 	long long end;

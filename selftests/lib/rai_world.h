@@ -98,8 +98,8 @@ int rai_module_load(const char *params);
 bool rai_module_loaded(void);
 
 /* Stop/restart the test DNS server (dnsmasq of the VM world). */
-int rai_dns_stop(void);
-int rai_dns_start(void);
+int rai_dns_server_stop(void);
+int rai_dns_server_start(void);
 /*
  * What the DNS server itself answers for name/type (ns_t_a, ...): 0 with
  * records, else the resolver's h_errno (HOST_NOT_FOUND for NXDOMAIN,

@@ -207,7 +207,7 @@ TEST_F(sa, resolve_addrinfo_rai_sa_on_an_id_bound_to_the_port)
 
 	ASSERT_EQ(0, bind_to_port(self->id));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, "svc-a", &hints));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 30000));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 30000));
 	EXPECT_EQ(self->id, ev->id);
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
 	EXPECT_EQ(0, ev->status);
@@ -229,7 +229,7 @@ TEST_F(sa, resolve_addrinfo_rai_sa_unknown_service_is_addrinfo_error)
 	ASSERT_EQ(0, bind_to_port(self->id));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, "no-such-service",
 					   &hints));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 30000));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 30000));
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);
 	EXPECT_EQ(-ENXIO, ev->status);
 	rdma_ack_cm_event(ev);

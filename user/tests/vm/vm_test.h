@@ -182,8 +182,8 @@ static inline unsigned short rai_port(const struct sockaddr *sa)
  * channel's module fd as a poll loop would.  Return: 0 with *@ev, -1 with
  * errno (ETIMEDOUT when nothing came).
  */
-static inline int rai_wait_event(struct rdma_event_channel *ch,
-				 struct rdma_cm_event **ev, int timeout_ms)
+static inline int rai_wait_cm_event(struct rdma_event_channel *ch,
+				    struct rdma_cm_event **ev, int timeout_ms)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = ch->fd, .events = POLLIN },
