@@ -37,7 +37,8 @@ help:
 	@echo "make check      host unit tests + VM selftest suite"
 	@echo "make check-debug the suite + fuzzer on a KASAN/kmemleak/lockdep kernel"
 	@echo "make fuzz [SECONDS=N] the ABI fuzzer on the debug kernel (default 900)"
-	@echo "make style      checkpatch --strict over kernel/ and uapi/"
+	@echo "make style      checkpatch --strict over kernel/ and uapi/; unique"
+	@echo "                function names (scripts/dup-names)"
 	@echo "make sparse     build the module with sparse (C=2)"
 	@echo "make module-install / dkms-install   install the module"
 	@echo "make deb        Debian packages in build/deb (DKMS module, library, tools)"
@@ -88,6 +89,7 @@ style: $(CHECKPATCH)
 	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
 		-f $$files && echo "style: clean"
+	@scripts/dup-names
 
 sparse:
 	@test -x "$$(command -v sparse)" || { echo "sparse missing; run 'make deps'" >&2; exit 1; }

@@ -3,7 +3,7 @@
  * rdma_addrinfo: SA MAD wire format (IBA 15.2): building requests and
  * validating responses.  Pure functions on byte buffers: no locks, no
  * allocation, nothing of the MAD layer, so that they can be unit-tested
- * in user space (selftests/sa/sa_wire_unit.c).
+ * in user space (selftests/host/sa_wire_unit.c).
  *
  * Nothing here trusts the peer: every length, offset and count of a
  * response is checked before a byte of it is used, and no byte outside

@@ -4,7 +4,7 @@
  * leaves through, as rdma_cm's address translation decides it
  * (rdma_addr_get_sgid(), cma_validate_port()).  Pure functions on bytes:
  * no locks, no kernel objects, so that they are unit-tested in user space
- * (selftests/source/source_link_unit.c); QEMU offers no InfiniBand link
+ * (selftests/host/source_link_unit.c); QEMU offers no InfiniBand link
  * layer to test the IPoIB case in the VM.
  */
 #ifndef _RAI_SOURCE_LINK_H

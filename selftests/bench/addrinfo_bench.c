@@ -34,6 +34,8 @@
 #include <rdma/rdma_addrinfo.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "world_env.h"
+
 #define DEVICE_PATH	"/dev/" RDMA_ADDRINFO_DEVNAME
 #define REPS		5
 #define MAX_THREADS	8
@@ -64,9 +66,9 @@ static struct resolver rdmacm = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
-static const char *numeric_name = "192.168.77.2";
-static const char *dns_name = "peer.rai.test";
-static const char *hosts_name = "hostsonly.rai.example";
+static const char *numeric_name = RAI_WORLD_IP4_B;
+static const char *dns_name = RAI_ZONE_PEER;
+static const char *hosts_name = RAI_WORLD_HOSTS_NAME;
 static unsigned int bench_names = 60000;
 static int quick;
 static double ppid_us;		/* median cost of getppid() */
@@ -110,7 +112,7 @@ static void new_name(struct resolver *r, char *buf, size_t len)
 		fprintf(stderr, "addrinfo_bench: out of new names\n");
 		exit(1);
 	}
-	snprintf(buf, len, "bench-%c-%u.rai.test", r->prefix, n);
+	snprintf(buf, len, "bench-%c-%u." RAI_WORLD_DNS_ZONE, r->prefix, n);
 }
 
 static int lookup(struct resolver *r, const char *node, int flags)
@@ -460,7 +462,7 @@ int main(int argc, char **argv)
 	       REPS, ppid_us);
 	line("case", "librdmacm", "module", "goal (issue 12)");
 
-	ratio_row("rdma_getaddrinfo numeric 192.168.77.2", numeric_name,
+	ratio_row("rdma_getaddrinfo numeric " RAI_WORLD_IP4_B, numeric_name,
 		  RAI_NUMERICHOST, calls, "goal <= x8");
 	ratio_row("same /etc/hosts name, repeated", hosts_name, 0, calls,
 		  "goal <= x25");

@@ -21,16 +21,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "world_env.h"
 
 #define DEVICE_PATH "/dev/infiniband/rdma_addrinfo"
 #define MISC_MAJOR_NUMBER 10
-
-static const char *env_or(const char *name, const char *fallback)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : fallback;
-}
 
 static int read_file(const char *path, char *buf, size_t len)
 {
@@ -110,17 +104,17 @@ static void expect_port_active(struct __test_metadata *_metadata,
 
 TEST(rxe_ports_are_active)
 {
-	expect_port_active(_metadata, env_or("RAI_IBDEV_A", "rxe0"));
-	expect_port_active(_metadata, env_or("RAI_IBDEV_B", "rxe1"));
+	expect_port_active(_metadata, RAI_IBDEV_A);
+	expect_port_active(_metadata, RAI_IBDEV_B);
 }
 
 /* RoCEv2 IPv6 GIDs are what the SA tests need (TESTING.md). */
 TEST(rxe_ports_have_ipv6_gids)
 {
-	const char *ibdev[2] = { env_or("RAI_IBDEV_A", "rxe0"),
-				 env_or("RAI_IBDEV_B", "rxe1") };
-	const char *ip6[2] = { env_or("RAI_IP6_A", "fd00::1"),
-			       env_or("RAI_IP6_B", "fd00::2") };
+	const char *ibdev[2] = { RAI_IBDEV_A,
+				 RAI_IBDEV_B };
+	const char *ip6[2] = { RAI_IP6_A,
+			       RAI_IP6_B };
 	int i, idx;
 
 	for (i = 0; i < 2; i++) {
@@ -153,9 +147,9 @@ TEST(rxe_ports_have_ipv6_gids)
  */
 TEST(rdma_cm_connection_crosses_the_wire)
 {
-	const char *ip_b = env_or("RAI_IP4_B", "192.168.77.2");
-	const char *dev_a = env_or("RAI_IBDEV_A", "rxe0");
-	const char *dev_b = env_or("RAI_IBDEV_B", "rxe1");
+	const char *ip_b = RAI_IP4_B;
+	const char *dev_a = RAI_IBDEV_A;
+	const char *dev_b = RAI_IBDEV_B;
 	long sent_before = read_counter(dev_a, "sent_pkts");
 	long rcvd_before = read_counter(dev_b, "rcvd_pkts");
 	char cmd[512];
@@ -200,9 +194,9 @@ static int count_answers(const char *name, int type)
 TEST(dnsmasq_serves_the_test_zone)
 {
 	ASSERT_EQ(0, res_init());
-	EXPECT_EQ(3, count_answers("multi.rai.test", ns_t_a));
-	EXPECT_EQ(1, count_answers("multi.rai.test", ns_t_aaaa));
-	EXPECT_EQ(-1, count_answers("no-such-name.rai.test", ns_t_a));
+	EXPECT_EQ(3, count_answers(RAI_ZONE_MULTI, ns_t_a));
+	EXPECT_EQ(1, count_answers(RAI_ZONE_MULTI, ns_t_aaaa));
+	EXPECT_EQ(-1, count_answers(RAI_ZONE_MISSING, ns_t_a));
 	EXPECT_EQ(HOST_NOT_FOUND, h_errno);
 }
 
@@ -212,7 +206,7 @@ TEST(dns_resolver_upcall_resolves_a_test_name)
 	char buf[512];
 	long id, n;
 
-	id = syscall(SYS_request_key, "dns_resolver", "multi.rai.test",
+	id = syscall(SYS_request_key, "dns_resolver", RAI_ZONE_MULTI,
 		     "list", KEY_SPEC_PROCESS_KEYRING);
 	ASSERT_LT(0, id) {
 		TH_LOG("request_key: %s", strerror(errno));

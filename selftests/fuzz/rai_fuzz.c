@@ -48,6 +48,8 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "world_env.h"
+
 #ifndef AF_IB
 #define AF_IB 27
 #endif
@@ -122,7 +124,8 @@ static int expected_errno(enum op op, int e)
 	}
 }
 
-static void check(enum op op, int ret)
+/* Count the result of @op; an errno that @op should never give is a finding. */
+static void tally(enum op op, int ret)
 {
 	count(op, ret);
 	if (ret < 0 && !expected_errno(op, errno) &&
@@ -205,15 +208,16 @@ static uint64_t out_ptr(struct rng *r, void *good, size_t len)
 }
 
 static const char *const names[] = {
-	"192.168.77.2", "192.168.77.1", "fd00::2", "fd00::1", "::1",
-	"127.0.0.1", "0.0.0.0", "::", "fe80::1%veth0", "fe80::1%999",
-	"peer.rai.test", "self.rai.test", "multi.rai.test", "peer4.rai.test",
-	"noaddr.rai.test", "nodata.rai.test", "nx.rai.test",
-	"hostsonly.rai.example", "localhost", "n1", "db",
-	"afsdb:rai.test", "a;b", "a,b", "a b", "\x01\x02\x03",
+	RAI_WORLD_IP4_B, RAI_WORLD_IP4_A, RAI_WORLD_IP6_B, RAI_WORLD_IP6_A,
+	"::1", "127.0.0.1", "0.0.0.0", "::", "fe80::1%" RAI_WORLD_NETDEV_A,
+	"fe80::1%999",
+	RAI_ZONE_PEER, RAI_ZONE_SELF, RAI_ZONE_MULTI, RAI_ZONE_PEER4,
+	RAI_ZONE_NOADDR, RAI_ZONE_NODATA, "nx." RAI_WORLD_DNS_ZONE,
+	RAI_WORLD_HOSTS_NAME, "localhost", "n1", "db",
+	"afsdb:" RAI_WORLD_DNS_ZONE, "a;b", "a,b", "a b", "\x01\x02\x03",
 	"fe80:0000:0000:0000:0002:c903:0000:0001",
-	"256.1.1.1", "1.2.3", "0x7f.1", "[fd00::2]", "....", "-", "a..b",
-	"xn--bcher-kva.rai.test", "svc-a", "svc-b", "12345",
+	"256.1.1.1", "1.2.3", "0x7f.1", "[" RAI_WORLD_IP6_B "]", "....", "-",
+	"a..b", "xn--bcher-kva." RAI_WORLD_DNS_ZONE, "svc-a", "svc-b", "12345",
 };
 
 static const char *const services[] = {
@@ -229,13 +233,13 @@ static void fill_src(struct rng *r, struct rdma_addrinfo_resolve *rs)
 	switch (pick(r, 5)) {
 	case 0:
 		in->sin_family = AF_INET;
-		inet_pton(AF_INET, pick(r, 2) ? "192.168.77.1" : "10.9.9.9",
+		inet_pton(AF_INET, pick(r, 2) ? RAI_WORLD_IP4_A : "10.9.9.9",
 			  &in->sin_addr);
 		rs->src_len = pick(r, 4) ? sizeof(*in) : pick(r, 64);
 		break;
 	case 1:
 		in6->sin6_family = AF_INET6;
-		inet_pton(AF_INET6, "fd00::1", &in6->sin6_addr);
+		inet_pton(AF_INET6, RAI_WORLD_IP6_A, &in6->sin6_addr);
 		in6->sin6_scope_id = pick(r, 3) ? 0 : rnd(r);
 		rs->src_len = pick(r, 4) ? sizeof(*in6) : pick(r, 64);
 		break;
@@ -257,8 +261,9 @@ static void fill_resolve(struct rng *r, struct rdma_addrinfo_resolve *rs,
 	static const uint16_t spaces[] = { 0, RDMA_ADDRINFO_PS_TCP,
 		RDMA_ADDRINFO_PS_UDP, RDMA_ADDRINFO_PS_IB,
 		RDMA_ADDRINFO_PS_IPOIB, 0x1234 };
-	static const char *const devs[] = { "", "rxe0", "rxe1", "nodev",
-					    "rxe0rxe0rxe0" };
+	static const char *const devs[] = { "", RAI_WORLD_IBDEV_A,
+		RAI_WORLD_IBDEV_B, "nodev", "rxe0rxe0rxe0" };
+	static const char zone_suffix[] = "." RAI_WORLD_DNS_ZONE;
 	size_t len;
 
 	memset(rs, 0, sizeof(*rs));
@@ -272,7 +277,8 @@ static void fill_resolve(struct rng *r, struct rdma_addrinfo_resolve *rs,
 	} else if (pick(r, 2)) {		/* long names, up to the limit */
 		len = RDMA_ADDRINFO_NAME_MAX - 2 + pick(r, 5);
 		memset(node, 'a' + pick(r, 26), len);
-		memcpy(node + len - 9, ".rai.test", 9);
+		memcpy(node + len - (sizeof(zone_suffix) - 1), zone_suffix,
+		       sizeof(zone_suffix) - 1);
 		rs->node = in_ptr(r, node, len);
 		rs->node_len = len;
 	}
@@ -332,7 +338,7 @@ static void op_resolve(struct rng *r, int sync)
 	if (!pick(r, 20))
 		arg = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE, arg);
-	check(sync ? OP_RESOLVE_SYNC : OP_RESOLVE, ret);
+	tally(sync ? OP_RESOLVE_SYNC : OP_RESOLVE, ret);
 	if (!ret && arg == &rs)
 		remember(rs.handle);
 }
@@ -353,7 +359,7 @@ static void op_query(struct rng *r)
 		q.count = 4;
 	if (!pick(r, 20))
 		q.reserved = 1;
-	check(OP_QUERY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_QUERY,
+	tally(OP_QUERY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_QUERY,
 			      pick(r, 20) ? (void *)&q : (void *)unmapped));
 }
 
@@ -370,11 +376,11 @@ static void op_get_event(struct rng *r)
 	if (!pick(r, 10))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	ret = ioctl(fd, RDMA_ADDRINFO_IOC_GET_EVENT, p);
-	check(OP_GET_EVENT, ret);
+	tally(OP_GET_EVENT, ret);
 	if (!ret && p == &ev && !pick(r, 2)) {
 		struct rdma_addrinfo_destroy d = { .handle = ev.handle };
 
-		check(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
+		tally(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
 					&d));
 	}
 }
@@ -393,7 +399,7 @@ static void op_read(struct rng *r)
 	if (!pick(r, 10))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	n = read(fd, p, len);
-	check(OP_READ, n < 0 ? -1 : 0);
+	tally(OP_READ, n < 0 ? -1 : 0);
 	if (n > 0 && p == ev) {
 		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 			struct rdma_addrinfo_destroy d = {
@@ -402,7 +408,7 @@ static void op_read(struct rng *r)
 
 			remember(ev[i].handle);
 			if (pick(r, 2))
-				check(OP_DESTROY,
+				tally(OP_DESTROY,
 				      ioctl(any_fd(r),
 					    RDMA_ADDRINFO_IOC_DESTROY, &d));
 		}
@@ -417,7 +423,7 @@ static void op_destroy(struct rng *r)
 		d.flags = rnd(r);
 	if (!pick(r, 20))
 		d.reserved = rnd(r);
-	check(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
+	tally(OP_DESTROY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_DESTROY,
 				pick(r, 30) ? (void *)&d : (void *)readonly));
 }
 
@@ -428,14 +434,14 @@ static void op_get_info(struct rng *r)
 
 	if (!pick(r, 5))
 		p = pick(r, 2) ? (void *)readonly : (void *)unmapped;
-	check(OP_GET_INFO, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_INFO, p));
+	tally(OP_GET_INFO, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_GET_INFO, p));
 }
 
 static void op_poll(struct rng *r)
 {
 	struct pollfd p = { .fd = any_fd(r), .events = POLLIN | POLLOUT };
 
-	check(OP_POLL, poll(&p, 1, pick(r, 3)));
+	tally(OP_POLL, poll(&p, 1, pick(r, 3)));
 }
 
 static void op_bad_ioctl(struct rng *r)
@@ -460,7 +466,7 @@ static void op_bad_ioctl(struct rng *r)
 		break;
 	}
 	memset(buf, 0, sizeof(buf));
-	check(OP_BAD_IOCTL, ioctl(any_fd(r), cmd, buf));
+	tally(OP_BAD_IOCTL, ioctl(any_fd(r), cmd, buf));
 }
 
 static void op_reopen(struct rng *r)
@@ -470,7 +476,7 @@ static void op_reopen(struct rng *r)
 		      (pick(r, 2) ? O_NONBLOCK : 0));
 	int old;
 
-	check(OP_REOPEN, fd);
+	tally(OP_REOPEN, fd);
 	if (fd < 0)
 		return;
 	old = atomic_exchange(&files[slot], fd);
@@ -484,7 +490,7 @@ static void op_fork(struct rng *r)
 	int status;
 
 	if (pid < 0) {
-		check(OP_FORK, -1);
+		tally(OP_FORK, -1);
 		return;
 	}
 	if (!pid) {
@@ -500,7 +506,7 @@ static void op_fork(struct rng *r)
 	}
 	if (pick(r, 3))
 		kill(pid, SIGKILL);
-	check(OP_FORK, waitpid(pid, &status, 0) < 0 ? -1 : 0);
+	tally(OP_FORK, waitpid(pid, &status, 0) < 0 ? -1 : 0);
 }
 
 static void set_make_it_fail(int on)

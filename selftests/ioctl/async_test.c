@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define NREQ		1000
 #define CTX_BASE	0xC0DE000000000000ull
@@ -45,7 +46,7 @@ FIXTURE(async) {
 
 FIXTURE_SETUP(async)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	dns_debug_on();
 }
@@ -62,8 +63,8 @@ FIXTURE_TEARDOWN(async)
 		close(self->fd);
 }
 
-static void use_upcall_counter(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(async) *self)
+static void async_install_upcall_counter(struct __test_metadata *_metadata,
+					 FIXTURE_DATA(async) *self)
 {
 	int ret = rai_upcall_counter_install();
 
@@ -167,13 +168,13 @@ TEST_F_TIMEOUT(async, thousand_cached_dns_requests_one_event_each, 120)
 
 	need_room(_metadata, self->fd, NREQ);
 	/* Warm the cache: then no request waits for an upcall of its own. */
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "multi.rai.test", NULL, AF_INET,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_MULTI, NULL, AF_INET,
 				    0, &res, &n, &status));
 	free(res);
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(3, n);
 	for (i = 0; i < NREQ; i++)
-		ASSERT_EQ(0, rai_resolve_async(self->fd, "multi.rai.test", NULL,
+		ASSERT_EQ(0, rai_resolve_async(self->fd, RAI_ZONE_MULTI, NULL,
 					       AF_INET, 0, CTX_BASE + i,
 					       &self->handles[i]))
 			TH_LOG("request %u", i);
@@ -200,13 +201,13 @@ TEST_F_TIMEOUT(async, cached_name_resolves_across_key_expiry, 90)
 		TH_LOG("%s exists already; not touching it", KEY_DNS_CONF);
 	self->short_ttl = true;
 	ASSERT_EQ(0, rai_sh("mkdir -p /etc/keyutils && echo 'default_ttl = 1' > " KEY_DNS_CONF));
-	use_upcall_counter(_metadata, self);
+	async_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	end = rai_now_ms() + 6000;
 	i = 0;
 	while (rai_now_ms() < end || inflight) {
 		while (rai_now_ms() < end && inflight < 32) {
-			ret = rai_resolve_async(self->fd, "multi.rai.test", NULL,
+			ret = rai_resolve_async(self->fd, RAI_ZONE_MULTI, NULL,
 						AF_INET, 0, CTX_BASE + i, NULL);
 			if (ret)
 				break;
@@ -273,7 +274,7 @@ TEST_F_TIMEOUT(async, async_resolve_returns_while_upcall_hangs, 90)
 	long c0;
 	__u32 h;
 
-	use_upcall_counter(_metadata, self);
+	async_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	t0 = rai_now_ms();
@@ -302,7 +303,7 @@ TEST_F_TIMEOUT(async, poll_wakes_when_request_completes, 90)
 	__u32 h;
 	int ret;
 
-	use_upcall_counter(_metadata, self);
+	async_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	ASSERT_EQ(0, rai_resolve_async(self->fd,
@@ -319,7 +320,7 @@ TEST_F_TIMEOUT(async, poll_wakes_when_request_completes, 90)
 	ASSERT_EQ(1, ret) TH_LOG("poll did not wake in 30 s");
 	EXPECT_TRUE(p.revents & POLLIN);
 	EXPECT_LE(450, dt) TH_LOG("poll returned before the completion");
-	ASSERT_EQ(0, rai_get_event(self->fd, &ev));
+	ASSERT_EQ(0, rai_dev_get_event(self->fd, &ev));
 	EXPECT_EQ(h, ev.handle);
 	EXPECT_EQ(6, ev.context);
 	/* Drained: poll no longer reports input. */
@@ -338,9 +339,9 @@ TEST_F_TIMEOUT(async, blocking_read_wakes_when_request_completes, 90)
 	int bfd;
 	ssize_t len;
 
-	bfd = rai_open(0);	/* blocking */
+	bfd = rai_dev_open(0);	/* blocking */
 	ASSERT_LE(0, bfd);
-	use_upcall_counter(_metadata, self);
+	async_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	ASSERT_EQ(0, rai_resolve_async(bfd,
@@ -377,8 +378,8 @@ TEST_F(async, read_and_get_event_return_the_same_events)
 	/* read(): a buffer of 2.5 events receives 2 whole ones. */
 	len = read(self->fd, evs, 2 * sizeof(ev) + sizeof(ev) / 2);
 	ASSERT_EQ((ssize_t)(2 * sizeof(ev)), len);
-	ASSERT_EQ(0, rai_get_event(self->fd, &evs[2]));
-	ASSERT_EQ(0, rai_get_event(self->fd, &evs[3]));
+	ASSERT_EQ(0, rai_dev_get_event(self->fd, &evs[2]));
+	ASSERT_EQ(0, rai_dev_get_event(self->fd, &evs[3]));
 	memset(self->seen, 0, sizeof(self->seen));
 	for (i = 0; i < 4; i++) {
 		idx = evs[i].context - CTX_BASE;
@@ -391,7 +392,7 @@ TEST_F(async, read_and_get_event_return_the_same_events)
 		EXPECT_EQ(0, evs[i].status);
 		EXPECT_EQ(1, evs[i].num_results);
 	}
-	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(self->fd, &ev));
 	/* A big buffer: as many as are queued. */
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, rai_destroy(self->fd, self->handles[i], NULL));
@@ -410,13 +411,13 @@ TEST_F(async, sync_resolve_queues_no_event)
 	struct rdma_addrinfo_resolve r;
 	struct rdma_addrinfo_event ev;
 
-	ASSERT_EQ(0, rai_resolve_sync(self->fd, "192.0.2.5", NULL, AF_INET,
-				      0, &r));
+	ASSERT_EQ(0, rai_resolve_sync_str(self->fd, "192.0.2.5", NULL, AF_INET,
+					  0, &r));
 	ASSERT_EQ(0, r.status);
 	EXPECT_EQ(1, r.num_results);
 	usleep(200000);
 	EXPECT_FALSE(rai_readable(self->fd));
-	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(self->fd, &ev));
 	EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
 }
 
@@ -435,7 +436,7 @@ TEST_F(async, destroy_drops_queued_event)
 	ASSERT_EQ(0, rai_destroy(self->fd, h, &dropped));
 	EXPECT_EQ(1, dropped);
 	EXPECT_FALSE(rai_readable(self->fd));
-	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(self->fd, &ev));
 }
 
 TEST_F_TIMEOUT(async, destroy_in_flight_cancels_without_late_event, 90)
@@ -446,7 +447,7 @@ TEST_F_TIMEOUT(async, destroy_in_flight_cancels_without_late_event, 90)
 	long c0;
 	int i;
 
-	use_upcall_counter(_metadata, self);
+	async_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	for (i = 0; i < 8; i++)

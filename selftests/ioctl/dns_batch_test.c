@@ -23,7 +23,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define CACHE_FILE	"/sys/kernel/debug/" RAI_MODULE_NAME "/dns_cache"
 #define NOBATCH_CONF	"/etc/request-key.d/rai-test-nobatch.conf"
@@ -41,18 +42,18 @@ struct expect {
 
 /* Names of the zone (selftests/vm/zone.hosts), a missing and a bare one. */
 static const struct expect zone_names[] = {
-	{ "multi.rai.test", 0, 4 },
-	{ "v4only.rai.test", 0, 1 },
-	{ "v6only.rai.test", 0, 1 },
-	{ "peer.rai.test", 0, 2 },
-	{ "peer4.rai.test", 0, 1 },
-	{ "self.rai.test", 0, 2 },
-	{ "ttl42.rai.test", 0, 1 },
-	{ "nodata.rai.test", -ENODATA, 0 },
+	{ RAI_ZONE_MULTI, 0, 4 },
+	{ RAI_ZONE_V4ONLY, 0, 1 },
+	{ RAI_ZONE_V6ONLY, 0, 1 },
+	{ RAI_ZONE_PEER, 0, 2 },
+	{ RAI_ZONE_PEER4, 0, 1 },
+	{ RAI_ZONE_SELF, 0, 2 },
+	{ RAI_ZONE_TTL42, 0, 1 },
+	{ RAI_ZONE_NODATA, -ENODATA, 0 },
 	{ NULL, -ENXIO, 0 },
-	{ "multi.rai.test", 0, 4 },	/* twice: one answer for both */
+	{ RAI_ZONE_MULTI, 0, 4 },	/* twice: one answer for both */
 	{ NULL, -ENXIO, 0 },
-	{ "v4only.rai.test", 0, 1 },
+	{ RAI_ZONE_V4ONLY, 0, 1 },
 };
 #define NR_ZONE_NAMES	(sizeof(zone_names) / sizeof(zone_names[0]))
 
@@ -75,7 +76,7 @@ FIXTURE_SETUP(batch)
 	struct rdma_addrinfo_info info;
 	int i;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	if (rai_param_get("dns_batch_names", self->saved_batch,
 		       sizeof(self->saved_batch)))
@@ -256,8 +257,8 @@ TEST_F_TIMEOUT(batch, batch_key_is_gone_once_read, 180)
 TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 {
 	static const struct expect one[] = {
-		{ "ttl42.rai.test", 0, 1 },
-		{ "peer4.rai.test", 0, 1 },
+		{ RAI_ZONE_TTL42, 0, 1 },
+		{ RAI_ZONE_PEER4, 0, 1 },
 	};
 	struct rdma_addrinfo_result *res = NULL;
 	long long t0, secs;
@@ -272,7 +273,7 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 	ASSERT_EQ(0, rai_sh("for k in $(awk '/rai:ttl42[.]/ { print $1 }' "
 			    "/proc/keys); do keyctl invalidate $((0x$k)); "
 			    "done"));
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "ttl42.rai.test", NULL,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_TTL42, NULL,
 				    AF_INET, 0, &res, &n, &status));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(1, n);
@@ -281,7 +282,7 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 	EXPECT_GE(42, res[0].ttl);
 	free(res);
 	res = NULL;
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "peer4.rai.test", NULL,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_PEER4, NULL,
 				    AF_INET, 0, &res, &n, &status));
 	ASSERT_EQ(0, status);
 	ASSERT_LE(1, n);
@@ -293,7 +294,7 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
 	t0 = rai_now_ms();
 	resolve_behind_held_slots(_metadata, self, one, 2, &upcalls);
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "ttl42.rai.test", NULL,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_TTL42, NULL,
 				    AF_INET, 0, &res, &n, &status));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(1, n);
@@ -319,11 +320,11 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 TEST_F_TIMEOUT(batch, names_a_batch_cannot_carry_are_asked_alone, 180)
 {
 	static const struct expect odd[] = {
-		{ "multi.rai.test", 0, 4 },
-		{ "a#b.rai.test", -ENXIO, 0 },
-		{ "v4only.rai.test", 0, 1 },
-		{ "@x.rai.test", -ENXIO, 0 },
-		{ "peer4.rai.test", 0, 1 },
+		{ RAI_ZONE_MULTI, 0, 4 },
+		{ "a#b." RAI_WORLD_DNS_ZONE, -ENXIO, 0 },
+		{ RAI_ZONE_V4ONLY, 0, 1 },
+		{ "@x." RAI_WORLD_DNS_ZONE, -ENXIO, 0 },
+		{ RAI_ZONE_PEER4, 0, 1 },
 	};
 	long long b0 = rai_stat("dns_batches");
 	long long r0 = rai_stat("dns_batch_refused");
@@ -333,7 +334,7 @@ TEST_F_TIMEOUT(batch, names_a_batch_cannot_carry_are_asked_alone, 180)
 	resolve_behind_held_slots(_metadata, self, odd, 5, &upcalls);
 	EXPECT_EQ(r0, rai_stat("dns_batch_refused"));
 	EXPECT_EQ(f0, rai_stat("dns_fallbacks"))
-		TH_LOG("our helper did not answer '@x.rai.test'");
+		TH_LOG("our helper did not answer '@x." RAI_WORLD_DNS_ZONE "'");
 	EXPECT_LT(b0, rai_stat("dns_batches"));
 }
 
@@ -361,7 +362,7 @@ TEST_F_TIMEOUT(batch, name_in_use_is_refreshed_before_it_expires, 120)
 	if (rai_now_ms() - t0 > ZONE_TTL * 1000 / 2)
 		SKIP(return, "an upcall took %lld ms here, more than half the TTL",
 		     rai_now_ms() - t0);
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "peer4.rai.test", NULL, AF_INET,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_PEER4, NULL, AF_INET,
 				    0, &res, &n, &status));
 	ASSERT_EQ(0, status);
 	free(res);
@@ -372,7 +373,7 @@ TEST_F_TIMEOUT(batch, name_in_use_is_refreshed_before_it_expires, 120)
 	end = rai_now_ms() + 3 * ZONE_TTL * 1000 + 1000;
 	while (rai_now_ms() < end) {
 		res = NULL;
-		ASSERT_EQ(0, rai_lookup_str(self->fd, "peer4.rai.test", NULL,
+		ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_PEER4, NULL,
 					    AF_INET, 0, &res, &n, &status));
 		EXPECT_EQ(0, status);
 		EXPECT_EQ(1, n);

@@ -24,7 +24,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define PARAM(x)	"/sys/module/" RAI_MODULE_NAME "/parameters/" x
 #define CACHE_FILE	"/sys/kernel/debug/" RAI_MODULE_NAME "/dns_cache"
@@ -48,7 +49,7 @@ FIXTURE_SETUP(cache)
 	static unsigned int seq;
 	int i;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	if (access(CACHE_FILE, R_OK))
 		SKIP(return, "no %s: the module has no DNS cache", CACHE_FILE);
@@ -68,7 +69,7 @@ FIXTURE_TEARDOWN(cache)
 
 	if (self->param)
 		rai_sh("echo %s > %s", self->saved_param, self->param);
-	if (self->dns_stopped && rai_dns_start())
+	if (self->dns_stopped && rai_dns_server_start())
 		TH_LOG("could not restart dnsmasq");
 	for (i = 0; i < NR_NAMES; i++)
 		rai_hosts_remove(self->lines[i]);
@@ -247,7 +248,7 @@ TEST_F_TIMEOUT(cache, temporary_failure_is_not_cached, 90)
 	long long h0;
 	int ret, tries;
 
-	ret = rai_dns_stop();
+	ret = rai_dns_server_stop();
 	ASSERT_EQ(0, ret) TH_LOG("stopping dnsmasq: %s", strerror(-ret));
 	self->dns_stopped = true;
 	/*
@@ -349,13 +350,13 @@ TEST_F(cache, helper_and_plain_answers_are_kept_apart)
 {
 	__u32 n = 0;
 
-	EXPECT_EQ(0, lookup_status(self->fd, "multi.rai.test", &n));
+	EXPECT_EQ(0, lookup_status(self->fd, RAI_ZONE_MULTI, &n));
 	EXPECT_EQ(4, n);
 	ASSERT_EQ(0, set_param(self, PARAM("dns_helper"), "N"));
-	EXPECT_EQ(0, lookup_status(self->fd, "multi.rai.test", &n));
+	EXPECT_EQ(0, lookup_status(self->fd, RAI_ZONE_MULTI, &n));
 	EXPECT_EQ(1, n) TH_LOG("the helper's cached answer was served");
 	ASSERT_EQ(0, rai_sh("echo Y > " PARAM("dns_helper")));
-	EXPECT_EQ(0, lookup_status(self->fd, "multi.rai.test", &n));
+	EXPECT_EQ(0, lookup_status(self->fd, RAI_ZONE_MULTI, &n));
 	EXPECT_EQ(4, n);
 }
 
@@ -379,7 +380,7 @@ TEST_F(cache, another_network_namespace_misses)
 		int fd, st = -EIO;
 
 		if (!unshare(CLONE_NEWNET)) {
-			fd = rai_open(0);
+			fd = rai_dev_open(0);
 			st = fd < 0 ? fd : lookup_status(fd, self->names[0],
 							 NULL);
 		}

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define HELPER_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper"
 /* Same directory (/etc is a mount of its own), not named *.conf. */
@@ -47,7 +48,7 @@ FIXTURE_SETUP(helper)
 {
 	int ret;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	ret = rai_upcall_counter_install();
 	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
@@ -147,7 +148,7 @@ TEST_F(helper, nxdomain_enxio_from_the_helper)
 
 TEST_F(helper, name_without_addresses_enodata_not_enxio)
 {
-	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
+	const char *name = rai_env("RAI_NOADDR_NAME", RAI_ZONE_NOADDR);
 
 	ASSERT_EQ(NO_DATA, rai_dns_server_answer(name, ns_t_a))
 		TH_LOG("world: %s needs a TXT record only", name);

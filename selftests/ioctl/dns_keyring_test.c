@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define HELPER_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_helper"
 #define HELPER_CONF_AWAY RAI_HELPER_CONF ".away"
@@ -43,7 +44,7 @@ FIXTURE(keyring) {
 
 FIXTURE_SETUP(keyring)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	if (access(DNSQ_FILE, W_OK))
 		ASSERT_EQ(0, rai_sh("insmod %s/%s", rai_env("RAI_REPO", "."),

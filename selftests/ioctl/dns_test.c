@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 FIXTURE(dns) {
 	int fd;
@@ -31,14 +32,14 @@ FIXTURE(dns) {
 
 FIXTURE_SETUP(dns)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
 FIXTURE_TEARDOWN(dns)
 {
 	if (self->dns_stopped) {
-		int ret = rai_dns_start();
+		int ret = rai_dns_server_start();
 
 		if (ret)
 			TH_LOG("could not restart dnsmasq: %s", strerror(-ret));
@@ -77,7 +78,7 @@ TEST_F(dns, multi_all_four_addresses_returned)
 	};
 	unsigned int i;
 
-	RAI_LOOKUP("multi.rai.test", "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_ZONE_MULTI, "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(4, self->n);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -102,7 +103,7 @@ TEST_F(dns, family_inet_returns_the_three_ipv4)
 {
 	unsigned int i;
 
-	RAI_LOOKUP("multi.rai.test", NULL, AF_INET, 0);
+	RAI_LOOKUP(RAI_ZONE_MULTI, NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(3, self->n);
 	for (i = 0; i < self->n; i++)
@@ -114,7 +115,7 @@ TEST_F(dns, family_inet_returns_the_three_ipv4)
 
 TEST_F(dns, family_inet6_returns_the_one_ipv6)
 {
-	RAI_LOOKUP("multi.rai.test", NULL, AF_INET6, 0);
+	RAI_LOOKUP(RAI_ZONE_MULTI, NULL, AF_INET6, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);
@@ -123,28 +124,28 @@ TEST_F(dns, family_inet6_returns_the_one_ipv6)
 
 TEST_F(dns, v6only_name_with_family_inet_eaddrnotavail)
 {
-	RAI_LOOKUP("v6only.rai.test", NULL, AF_INET, 0);
+	RAI_LOOKUP(RAI_ZONE_V6ONLY, NULL, AF_INET, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
 		TH_LOG("DNS server says for A: %s, AAAA: %s",
-		       herr(rai_dns_server_answer("v6only.rai.test", ns_t_a)),
-		       herr(rai_dns_server_answer("v6only.rai.test", ns_t_aaaa)));
+		       herr(rai_dns_server_answer(RAI_ZONE_V6ONLY, ns_t_a)),
+		       herr(rai_dns_server_answer(RAI_ZONE_V6ONLY, ns_t_aaaa)));
 	EXPECT_EQ(0, self->n);
 }
 
 TEST_F(dns, v4only_name_with_family_inet6_eaddrnotavail)
 {
-	RAI_LOOKUP("v4only.rai.test", NULL, AF_INET6, 0);
+	RAI_LOOKUP(RAI_ZONE_V4ONLY, NULL, AF_INET6, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status)
 		TH_LOG("DNS server says for A: %s, AAAA: %s",
-		       herr(rai_dns_server_answer("v4only.rai.test", ns_t_a)),
-		       herr(rai_dns_server_answer("v4only.rai.test", ns_t_aaaa)));
+		       herr(rai_dns_server_answer(RAI_ZONE_V4ONLY, ns_t_a)),
+		       herr(rai_dns_server_answer(RAI_ZONE_V4ONLY, ns_t_aaaa)));
 	EXPECT_EQ(0, self->n);
 }
 
 TEST_F(dns, etc_hosts_name_resolves)
 {
-	const char *name = rai_env("RAI_HOSTS_NAME", "hostsonly.rai.example");
-	const char *addr = rai_env("RAI_HOSTS_ADDR", "192.168.77.2");
+	const char *name = RAI_HOSTS_NAME;
+	const char *addr = RAI_HOSTS_ADDR;
 
 	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
@@ -163,7 +164,7 @@ TEST_F(dns, nxdomain_enxio)
 	server = rai_dns_server_answer(name, ns_t_a);
 	ASSERT_EQ(HOST_NOT_FOUND, server)
 		TH_LOG("world: the DNS server answers '%s' for %s, not NXDOMAIN (dnsmasq needs --local=/%s/)",
-		       herr(server), name, rai_env("RAI_DNS_ZONE", "rai.test"));
+		       herr(server), name, RAI_DNS_ZONE);
 	rai_unique_name(name, sizeof(name), "nx");
 	RAI_LOOKUP(name, NULL, AF_UNSPEC, 0);
 	EXPECT_EQ(-ENXIO, self->status);
@@ -195,7 +196,7 @@ TEST_F(dns, nxdomain_async_error_event_enxio)
  */
 TEST_F(dns, name_without_addresses_enodata)
 {
-	const char *name = rai_env("RAI_NOADDR_NAME", "noaddr.rai.test");
+	const char *name = rai_env("RAI_NOADDR_NAME", RAI_ZONE_NOADDR);
 	int a = rai_dns_server_answer(name, ns_t_a);
 	int aaaa = rai_dns_server_answer(name, ns_t_aaaa);
 
@@ -215,7 +216,7 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 	char name[128];
 	int ret;
 
-	ret = rai_dns_stop();
+	ret = rai_dns_server_stop();
 	ASSERT_EQ(0, ret) TH_LOG("stopping dnsmasq: %s", strerror(-ret));
 	self->dns_stopped = true;
 	/* Unreachable server: temporary failure (-EAGAIN), not NXDOMAIN. */
@@ -223,7 +224,7 @@ TEST_F_TIMEOUT(dns, dns_server_stopped_eagain, 60)
 		   AF_UNSPEC, 0);
 	expect_distinct_status(_metadata, -EAGAIN, self->status);
 	EXPECT_EQ(0, self->n);
-	ASSERT_EQ(0, rai_dns_start());
+	ASSERT_EQ(0, rai_dns_server_start());
 	self->dns_stopped = false;
 }
 
@@ -304,17 +305,16 @@ TEST_F(dns, source_of_peer_name_ipv4_is_veth0_on_rxe0)
 {
 	char ip[64];
 
-	RAI_LOOKUP("peer.rai.test", "4791", AF_INET, 0);
+	RAI_LOOKUP(RAI_ZONE_PEER, "4791", AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
-	EXPECT_EQ(1, rai_count_dst(self->res, 1,
-				   rai_env("RAI_IP4_B", "192.168.77.2")));
+	EXPECT_EQ(1, rai_count_dst(self->res, 1, RAI_IP4_B));
 	EXPECT_EQ(0, self->res[0].src_status);
 	ASSERT_NE(0, self->res[0].src_len);
 	rai_addr_ip(self->res[0].src_addr, self->res[0].src_len, ip,
 		    sizeof(ip));
-	EXPECT_STREQ(rai_env("RAI_IP4_A", "192.168.77.1"), ip);
-	EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"), self->res[0].ibdev_name);
+	EXPECT_STREQ(RAI_IP4_A, ip);
+	EXPECT_STREQ(RAI_IBDEV_A, self->res[0].ibdev_name);
 	EXPECT_EQ(1, self->res[0].port_num);
 }
 
@@ -324,19 +324,17 @@ TEST_F(dns, source_of_every_peer_address_any_family)
 	char ip[64];
 	__u32 i;
 
-	RAI_LOOKUP("peer.rai.test", NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_ZONE_PEER, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(2, self->n);
 	for (i = 0; i < self->n; i++) {
 		want_src = self->res[i].family == AF_INET ?
-			rai_env("RAI_IP4_A", "192.168.77.1") :
-			rai_env("RAI_IP6_A", "fd00::1");
+			   RAI_IP4_A : RAI_IP6_A;
 		EXPECT_EQ(0, self->res[i].src_status);
 		rai_addr_ip(self->res[i].src_addr, self->res[i].src_len, ip,
 			    sizeof(ip));
 		EXPECT_STREQ(want_src, ip);
-		EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"),
-			     self->res[i].ibdev_name);
+		EXPECT_STREQ(RAI_IBDEV_A, self->res[i].ibdev_name);
 	}
 }
 
@@ -344,7 +342,7 @@ TEST_F(dns, unroutable_answers_have_no_source_enetunreach)
 {
 	__u32 i;
 
-	RAI_LOOKUP("multi.rai.test", NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_ZONE_MULTI, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(4, self->n);
 	for (i = 0; i < self->n; i++) {
@@ -360,12 +358,12 @@ TEST_F(dns, bound_ipv6_source_keeps_only_ipv6_answers)
 	struct sockaddr_in6 src = { .sin6_family = AF_INET6 };
 	struct rdma_addrinfo_resolve r;
 
-	inet_pton(AF_INET6, rai_env("RAI_IP6_A", "fd00::1"), &src.sin6_addr);
-	rai_req_init(&r, "multi.rai.test", NULL, AF_UNSPEC, 0, 0, 0);
+	inet_pton(AF_INET6, RAI_IP6_A, &src.sin6_addr);
+	rai_req_init(&r, RAI_ZONE_MULTI, NULL, AF_UNSPEC, 0, 0, 0);
 	memcpy(r.src_addr, &src, sizeof(src));
 	r.src_len = sizeof(src);
-	ASSERT_EQ(0, rai_lookup(self->fd, &r, &self->res, &self->n,
-				&self->status));
+	ASSERT_EQ(0, rai_lookup_req(self->fd, &r, &self->res, &self->n,
+				    &self->status));
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);

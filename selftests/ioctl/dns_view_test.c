@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define VIEW_PARAM	"/sys/module/" RAI_MODULE_NAME "/parameters/dns_host_view"
 #define HOST_ADDR	"192.0.2.207"
@@ -100,7 +101,7 @@ static struct outcome lookup_in(const char *node, const char *own_line,
 				o.err = -errno;
 		}
 		if (!o.err) {
-			fd = rai_open(0);
+			fd = rai_dev_open(0);
 			o.err = fd < 0 ? fd :
 				rai_lookup_str(fd, node, NULL, AF_INET, 0, &res,
 					       &o.n, &o.status);

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
 
 /* A page whose first access from the kernel waits for the test. */
 struct slow_page {
@@ -165,7 +165,7 @@ FIXTURE_SETUP(events)
 {
 	self->sp.uffd = -1;
 	self->sp.page = NULL;
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
@@ -195,7 +195,8 @@ static void *read_one(void *arg)
 		r->ret = n < 0 ? -errno : 0;
 		r->bytes = n;
 	} else {
-		r->ret = rai_ioctl(r->fd, RDMA_ADDRINFO_IOC_GET_EVENT, r->buf);
+		r->ret = rai_dev_ioctl(r->fd, RDMA_ADDRINFO_IOC_GET_EVENT,
+				       r->buf);
 		r->bytes = r->ret ? 0 : sizeof(r->ev);
 	}
 	if (r->bytes == sizeof(r->ev))
@@ -260,7 +261,7 @@ TEST_F_TIMEOUT(events, destroyed_while_being_read_never_returned, 60)
 		EXPECT_EQ(h2, ev.handle);
 		EXPECT_EQ(0x2, ev.context);
 	}
-	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(self->fd, &ev));
 	EXPECT_EQ(0, rai_destroy(self->fd, h2, NULL));
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
@@ -285,7 +286,7 @@ static int read_event(int fd, bool use_read, struct rdma_addrinfo_event *ev)
 	ssize_t n;
 
 	if (!use_read)
-		return rai_get_event(fd, ev);
+		return rai_dev_get_event(fd, ev);
 	n = read(fd, ev, sizeof(*ev));
 	if (n < 0)
 		return -errno;

@@ -27,7 +27,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 #define UID_A		60001
 #define UID_B		60002
@@ -81,7 +82,7 @@ FIXTURE_SETUP(fair)
 	int ret;
 
 	self->a = self->b = 0;
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	ret = rai_upcall_counter_install();
 	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
@@ -148,7 +149,7 @@ static void flood(int wfd, const char *tag, char **names, int n, bool wait)
 	int fd, sent = 0, done = 0;
 	char name[128];
 
-	fd = rai_open(O_NONBLOCK);
+	fd = rai_dev_open(O_NONBLOCK);
 	if (fd < 0) {
 		rep.ret = fd;
 		goto out;
@@ -190,7 +191,7 @@ static void lookup_once(int wfd, const char *name)
 	__u32 n = 0;
 	int fd;
 
-	fd = rai_open(0);
+	fd = rai_dev_open(0);
 	if (fd < 0) {
 		rep.ret = fd;
 	} else {
@@ -345,15 +346,15 @@ TEST_F_TIMEOUT(fair, per_user_request_cap_edquot_across_files, 60)
 	ASSERT_LE(0, self->a);
 	if (!self->a) {
 		memset(&rep, 0, sizeof(rep));
-		fds[0] = rai_open(0);
-		fds[1] = rai_open(0);
+		fds[0] = rai_dev_open(0);
+		fds[1] = rai_dev_open(0);
 		for (i = 0; i < 6 && !rep.ret; i++)
-			rep.ret = rai_resolve_sync(fds[i % 2], "192.0.2.1",
-						   NULL, AF_INET, 0, &r);
-		rep.status = rai_resolve_sync(fds[0], "192.0.2.1", NULL,
-					      AF_INET, 0, &r);
-		rep.eagain = rai_resolve_sync(fds[1], "192.0.2.1", NULL,
-					      AF_INET, 0, &r);
+			rep.ret = rai_resolve_sync_str(fds[i % 2], "192.0.2.1",
+						       NULL, AF_INET, 0, &r);
+		rep.status = rai_resolve_sync_str(fds[0], "192.0.2.1", NULL,
+						  AF_INET, 0, &r);
+		rep.eagain = rai_resolve_sync_str(fds[1], "192.0.2.1", NULL,
+						  AF_INET, 0, &r);
 		if (write(p[1], &rep, sizeof(rep)) != sizeof(rep))
 			_exit(2);
 		for (;;)
@@ -370,7 +371,7 @@ TEST_F_TIMEOUT(fair, per_user_request_cap_edquot_across_files, 60)
 	pid = rai_fork_as(UID_B);
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		int fd = rai_open(0);
+		int fd = rai_dev_open(0);
 
 		_exit(fd >= 0 && !rai_fd_works(fd) ? 0 : 1);
 	}

@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "world_env.h"
 
 /* Does the kernel have IPv6 (no ipv6.disable=1)? */
 static bool ipv6_on(void)
@@ -42,7 +43,7 @@ FIXTURE_SETUP(v6)
 {
 	ASSERT_EQ(0, setgid(65534));
 	ASSERT_EQ(0, setuid(65534));
-	self->fd = rai_open(0);
+	self->fd = rai_dev_open(0);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
@@ -88,18 +89,12 @@ static void expect_src(struct __test_metadata *_metadata,
 	EXPECT_EQ(1, r->port_num);
 }
 
-static const char *ip4_a(void) { return rai_env("RAI_IP4_A", "192.168.77.1"); }
-static const char *ip4_b(void) { return rai_env("RAI_IP4_B", "192.168.77.2"); }
-static const char *ip6_a(void) { return rai_env("RAI_IP6_A", "fd00::1"); }
-static const char *ip6_b(void) { return rai_env("RAI_IP6_B", "fd00::2"); }
-static const char *dev_a(void) { return rai_env("RAI_IBDEV_A", "rxe0"); }
-
 /* An IPv6 destination on the veth wire: fd00::1 on rxe0, or no source. */
 static void expect_v6_src(struct __test_metadata *_metadata,
 			  const struct rdma_addrinfo_result *r)
 {
 	if (ipv6_on())
-		expect_src(_metadata, r, 0, ip6_a(), dev_a());
+		expect_src(_metadata, r, 0, RAI_IP6_A, RAI_IBDEV_A);
 	else
 		expect_src(_metadata, r, -EAFNOSUPPORT, NULL, NULL);
 }
@@ -128,15 +123,15 @@ TEST_F(v6, no_node_inet6_gives_loopback_with_status)
 
 TEST_F(v6, ipv4_literal_has_its_source)
 {
-	RAI_LOOKUP(ip4_b(), "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_IP4_B, "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
-	expect_src(_metadata, &self->res[0], 0, ip4_a(), dev_a());
+	expect_src(_metadata, &self->res[0], 0, RAI_IP4_A, RAI_IBDEV_A);
 }
 
 TEST_F(v6, ipv6_literal_is_returned_with_status)
 {
-	RAI_LOOKUP(ip6_b(), "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_IP6_B, "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);
@@ -150,7 +145,7 @@ TEST_F(v6, ipv6_literal_with_scope_is_returned)
 	char node[64];
 
 	snprintf(node, sizeof(node), "fd00::99%%%s",
-		 rai_env("RAI_NETDEV_A", "veth0"));
+		 RAI_NETDEV_A);
 	RAI_LOOKUP(node, NULL, AF_INET6, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
@@ -162,12 +157,12 @@ TEST_F(v6, ipv6_literal_with_scope_is_returned)
 /* peer.rai.test has an A and an AAAA record (the DNS server's zone). */
 TEST_F(v6, dual_stack_name_gives_both_families)
 {
-	RAI_LOOKUP("peer.rai.test", "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_ZONE_PEER, "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(2, self->n);
-	expect_src(_metadata, find_dst(self->res, self->n, ip4_b()),
-		   0, ip4_a(), dev_a());
-	expect_v6_src(_metadata, find_dst(self->res, self->n, ip6_b()));
+	expect_src(_metadata, find_dst(self->res, self->n, RAI_IP4_B),
+		   0, RAI_IP4_A, RAI_IBDEV_A);
+	expect_v6_src(_metadata, find_dst(self->res, self->n, RAI_IP6_B));
 }
 
 /* Four addresses, one of them IPv6 and unroutable even with IPv6. */
@@ -175,7 +170,7 @@ TEST_F(v6, multi_address_name_every_ipv6_result_has_a_status)
 {
 	__u32 i;
 
-	RAI_LOOKUP("multi.rai.test", NULL, AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_ZONE_MULTI, NULL, AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(4, self->n);
 	for (i = 0; i < self->n; i++) {
@@ -189,7 +184,7 @@ TEST_F(v6, multi_address_name_every_ipv6_result_has_a_status)
 
 TEST_F(v6, ib_gid_of_ipv6_address)
 {
-	RAI_LOOKUP(ip6_b(), NULL, AF_IB, RDMA_ADDRINFO_RAI_FAMILY);
+	RAI_LOOKUP(RAI_IP6_B, NULL, AF_IB, RDMA_ADDRINFO_RAI_FAMILY);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_IB, self->res[0].family);
@@ -201,13 +196,13 @@ TEST_F(v6, ib_gid_ipv4_mapped_has_its_source)
 {
 	char node[64];
 
-	snprintf(node, sizeof(node), "::ffff:%s", ip4_b());
+	snprintf(node, sizeof(node), "::ffff:%s", RAI_IP4_B);
 	RAI_LOOKUP(node, NULL, AF_IB, RDMA_ADDRINFO_RAI_FAMILY);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_IB, self->res[0].family);
-	snprintf(node, sizeof(node), "::ffff:%s", ip4_a());
-	expect_src(_metadata, &self->res[0], 0, node, dev_a());
+	snprintf(node, sizeof(node), "::ffff:%s", RAI_IP4_A);
+	expect_src(_metadata, &self->res[0], 0, node, RAI_IBDEV_A);
 }
 
 /* A GID that no route reaches (no IPv6 default route in the guest). */

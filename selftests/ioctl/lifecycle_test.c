@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 FIXTURE(life) {
 	int fd;
@@ -47,8 +48,8 @@ FIXTURE_TEARDOWN(life)
 	}
 }
 
-static void use_upcall_counter(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(life) *self)
+static void life_install_upcall_counter(struct __test_metadata *_metadata,
+					FIXTURE_DATA(life) *self)
 {
 	int ret = rai_upcall_counter_install();
 
@@ -81,11 +82,11 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 
 	if (!rai_module_loaded())
 		SKIP(return, "module not loaded by the runner");
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	ASSERT_LE(1000, info.max_requests_per_fd);
-	use_upcall_counter(_metadata, self);
+	life_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	/* 16 stuck in (or waiting for) an upcall, 984 done with events queued. */
@@ -103,7 +104,7 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	EXPECT_EQ(1000, info.requests);
 	/* A second file sees none of it. */
-	fd2 = rai_open(O_NONBLOCK);
+	fd2 = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, fd2);
 	EXPECT_FALSE(rai_readable(fd2));
 	t0 = rai_now_ms();
@@ -111,7 +112,7 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 	self->fd = -1;
 	dt = rai_now_ms() - t0;
 	EXPECT_GT(5000, dt) TH_LOG("close() took %lld ms", dt);
-	EXPECT_EQ(-EAGAIN, rai_get_event(fd2, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(fd2, &ev));
 	close(fd2);
 	rai_upcall_hold(false);
 	/* Everything the file owned is gone: the module unloads. */
@@ -122,7 +123,7 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 				 strerror(-ret));
 	ret = rai_module_load(NULL);
 	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
@@ -170,7 +171,7 @@ TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 90)
 	long c0;
 	pid_t pid;
 
-	use_upcall_counter(_metadata, self);
+	life_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	rai_unique_name(name, sizeof(name), "kill");
@@ -178,11 +179,11 @@ TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 90)
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		struct rdma_addrinfo_resolve r;
-		int fd = rai_open(0);
+		int fd = rai_dev_open(0);
 
 		if (fd < 0)
 			_exit(2);
-		rai_resolve_sync(fd, name, NULL, AF_UNSPEC, 0, &r);
+		rai_resolve_sync_str(fd, name, NULL, AF_UNSPEC, 0, &r);
 		_exit(3);	/* must not get here: killed in the wait */
 	}
 	ret = rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS);
@@ -206,7 +207,7 @@ TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 90)
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	rai_upcall_hold(false);
 	/* The device is fine for everybody else. */
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
@@ -246,17 +247,17 @@ TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 	char name[128];
 	int ret;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
-	use_upcall_counter(_metadata, self);
+	life_install_upcall_counter(_metadata, self);
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	poke.target = pthread_self();
 	poke.count = rai_upcall_count() + 1;
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	ASSERT_EQ(0, pthread_create(&thr, NULL, poke_when_upcalled, &poke));
-	ret = rai_resolve_sync(self->fd,
-			       rai_unique_name(name, sizeof(name), "intr"),
-			       NULL, AF_UNSPEC, 0, &r);
+	ret = rai_resolve_sync_str(self->fd,
+				   rai_unique_name(name, sizeof(name), "intr"),
+				   NULL, AF_UNSPEC, 0, &r);
 	pthread_join(thr, NULL);
 	rai_upcall_hold(false);
 	EXPECT_EQ(1, got_usr1);
@@ -299,17 +300,17 @@ TEST_F_TIMEOUT(life, sync_resolve_of_destroyed_handle_enoent, 90)
 	char name[128];
 	int ret;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
-	use_upcall_counter(_metadata, self);
+	life_install_upcall_counter(_metadata, self);
 	d.fd = self->fd;
 	d.count = rai_upcall_count() + 1;
 	d.destroyed = 0;
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	ASSERT_EQ(0, pthread_create(&thr, NULL, destroy_small_handles, &d));
-	ret = rai_resolve_sync(self->fd,
-			       rai_unique_name(name, sizeof(name), "gone"),
-			       NULL, AF_UNSPEC, 0, &r);
+	ret = rai_resolve_sync_str(self->fd,
+				   rai_unique_name(name, sizeof(name), "gone"),
+				   NULL, AF_UNSPEC, 0, &r);
 	rai_upcall_hold(false);
 	pthread_join(thr, NULL);
 	ASSERT_NE(0, d.destroyed) TH_LOG("no small handle to destroy");
@@ -329,12 +330,12 @@ TEST_F(life, two_fds_isolated)
 	__u32 ha;
 	int fdb;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
-	fdb = rai_open(O_NONBLOCK);
+	fdb = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, fdb);
-	ASSERT_EQ(0, rai_resolve_sync(self->fd, "192.0.2.9", NULL, AF_INET, 0,
-				      &r));
+	ASSERT_EQ(0, rai_resolve_sync_str(self->fd, "192.0.2.9", NULL, AF_INET,
+					  0, &r));
 	ASSERT_EQ(0, r.status);
 	/* A's handle is unknown to B. */
 	memset(&q, 0, sizeof(q));
@@ -351,7 +352,7 @@ TEST_F(life, two_fds_isolated)
 	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 5000));
 	EXPECT_EQ(0xa, ev.context);
 	EXPECT_FALSE(rai_readable(fdb));
-	EXPECT_EQ(-EAGAIN, rai_get_event(fdb, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(fdb, &ev));
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	EXPECT_EQ(2, info.requests);
 	ASSERT_EQ(0, rai_get_info(fdb, &info));
@@ -369,7 +370,7 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_fd_open_fine_after, 60)
 
 	if (!rai_module_loaded())
 		SKIP(return, "module not loaded by the runner");
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	ret = rai_module_unload();
 	if (!ret)
@@ -389,7 +390,7 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_fd_open_fine_after, 60)
 	EXPECT_NE(0, access(RAI_DEV_PATH, F_OK));
 	ret = rai_module_load(NULL);
 	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
@@ -412,15 +413,15 @@ TEST_F(life, requests_use_the_openers_network_namespace)
 		__s32 st;
 		__u32 n;
 
-		before = rai_open(0);
+		before = rai_dev_open(0);
 		if (before < 0 || unshare(CLONE_NEWNET))
 			_exit(10);
 		rai_sh("ip link set lo up");
-		after = rai_open(0);
+		after = rai_dev_open(0);
 		if (after < 0)
 			_exit(11);
 		/* Opened in the new namespace: no route to the peer. */
-		if (rai_lookup_str(after, "192.168.77.2", NULL, AF_INET, 0,
+		if (rai_lookup_str(after, RAI_IP4_B, NULL, AF_INET, 0,
 				   &res, &n, &st) || st || n != 1)
 			_exit(12);
 		if (res[0].src_len || res[0].src_status != -ENETUNREACH)
@@ -429,10 +430,10 @@ TEST_F(life, requests_use_the_openers_network_namespace)
 		if (ret)
 			_exit(ret);
 		/* Opened before: the original namespace, rxe0. */
-		if (rai_lookup_str(before, "192.168.77.2", NULL, AF_INET, 0,
+		if (rai_lookup_str(before, RAI_IP4_B, NULL, AF_INET, 0,
 				   &res, &n, &st) || st || n != 1)
 			_exit(14);
-		if (!res[0].src_len || strcmp(res[0].ibdev_name, rai_env("RAI_IBDEV_A", "rxe0")))
+		if (!res[0].src_len || strcmp(res[0].ibdev_name, RAI_IBDEV_A))
 			ret = 15;
 		free(res);
 		_exit(ret);
@@ -458,9 +459,9 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_upcall_hangs, 120)
 
 	if (!rai_module_loaded())
 		SKIP(return, "module not loaded by the runner");
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
-	use_upcall_counter(_metadata, self);
+	life_install_upcall_counter(_metadata, self);
 	c0 = rai_upcall_count();
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	ASSERT_EQ(0, rai_resolve_async(self->fd,
@@ -500,7 +501,7 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_upcall_hangs, 120)
 	ASSERT_EQ(0, ret) TH_LOG("unload after the upcall: %s", strerror(-ret));
 	ret = rai_module_load(NULL);
 	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 /* Above this the per-fd cap test would take too long under TCG. */
 #define CAP_TEST_MAX	70000
@@ -27,7 +28,7 @@ FIXTURE(limits) {
 FIXTURE_SETUP(limits)
 {
 	self->fd2 = -1;
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
@@ -48,8 +49,8 @@ static int cheap(int fd, __u32 i, __u32 *handle)
 
 	snprintf(node, sizeof(node), "10.%u.%u.%u", (i >> 16) & 0xff,
 		 (i >> 8) & 0xff, i & 0xff);
-	ret = rai_resolve_sync(fd, node, NULL, AF_INET,
-			       RDMA_ADDRINFO_RAI_NUMERICHOST, &r);
+	ret = rai_resolve_sync_str(fd, node, NULL, AF_INET,
+				   RDMA_ADDRINFO_RAI_NUMERICHOST, &r);
 	if (!ret && handle)
 		*handle = r.handle;
 	return ret;
@@ -85,7 +86,7 @@ TEST_F_TIMEOUT(limits, per_fd_cap_emfile_then_room_after_destroy, 120)
 	EXPECT_EQ(cap, info.requests);
 	/* Another file is not affected by this file's cap. */
 	if (info.max_requests_total > cap) {
-		self->fd2 = rai_open(O_NONBLOCK);
+		self->fd2 = rai_dev_open(O_NONBLOCK);
 		ASSERT_LE(0, self->fd2);
 		EXPECT_EQ(0, rai_fd_works(self->fd2));
 	}
@@ -98,7 +99,7 @@ TEST_F_TIMEOUT(limits, per_fd_cap_emfile_then_room_after_destroy, 120)
 	free(handles);
 	/* close() frees them all at once. */
 	close(self->fd);
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
@@ -143,7 +144,7 @@ FIXTURE_SETUP(small)
 	self->reloaded = true;
 	ASSERT_EQ(0, ret) TH_LOG("insmod rdma_addrinfo.ko %s: %s",
 				 SMALL_PARAMS, strerror(-ret));
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd);
 }
 
@@ -184,7 +185,7 @@ TEST_F(small, module_wide_cap_enfile_then_room_after_destroy)
 
 	NEED_SMALL();
 
-	self->fd2 = rai_open(O_NONBLOCK);
+	self->fd2 = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd2);
 	for (i = 0; i < 8; i++)
 		ASSERT_EQ(0, cheap(self->fd, i, &ha[i]));
@@ -215,7 +216,7 @@ TEST_F(small, max_results_bounds_the_answer)
 	NEED_SMALL();
 
 	/* multi.rai.test has 4 addresses; 2 are kept. */
-	ASSERT_EQ(0, rai_lookup_str(self->fd, "multi.rai.test", NULL, AF_UNSPEC,
+	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_MULTI, NULL, AF_UNSPEC,
 				    0, &res, &n, &status));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(2, n);

@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
 FIXTURE(num) {
 	int fd;
@@ -26,7 +27,7 @@ FIXTURE(num) {
 
 FIXTURE_SETUP(num)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 }
 
@@ -49,7 +50,7 @@ TEST_F(num, ipv4_literal_one_result_with_port)
 {
 	struct sockaddr_in sin;
 
-	RAI_LOOKUP("192.168.77.2", "4791", AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_IP4_B, "4791", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET, self->res[0].family);
@@ -84,14 +85,14 @@ TEST_F(num, ipv6_literal_one_result_with_port)
 	struct sockaddr_in6 sin6;
 	struct in6_addr want;
 
-	RAI_LOOKUP("fd00::2", "18515", AF_UNSPEC, 0);
+	RAI_LOOKUP(RAI_IP6_B, "18515", AF_UNSPEC, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(AF_INET6, self->res[0].family);
 	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_NUMERIC, self->res[0].origin);
 	ASSERT_EQ(sizeof(sin6), self->res[0].dst_len);
 	memcpy(&sin6, self->res[0].dst_addr, sizeof(sin6));
-	inet_pton(AF_INET6, "fd00::2", &want);
+	inet_pton(AF_INET6, RAI_IP6_B, &want);
 	EXPECT_EQ(AF_INET6, sin6.sin6_family);
 	EXPECT_EQ(0, memcmp(&want, &sin6.sin6_addr, sizeof(want)));
 	EXPECT_EQ(htons(18515), sin6.sin6_port);
@@ -101,7 +102,7 @@ TEST_F(num, ipv6_literal_one_result_with_port)
 
 TEST_F(num, ipv6_literal_scope_by_interface_name)
 {
-	const char *dev = rai_env("RAI_NETDEV_A", "veth0");
+	const char *dev = RAI_NETDEV_A;
 	unsigned int ifindex = if_nametoindex(dev);
 	struct sockaddr_in6 sin6;
 	char node[64];
@@ -119,7 +120,7 @@ TEST_F(num, ipv6_literal_scope_by_interface_name)
 
 TEST_F(num, ipv6_literal_scope_by_number)
 {
-	unsigned int ifindex = if_nametoindex(rai_env("RAI_NETDEV_B", "veth1"));
+	unsigned int ifindex = if_nametoindex(RAI_NETDEV_B);
 	struct sockaddr_in6 sin6;
 	char node[64];
 
@@ -185,7 +186,7 @@ TEST_F(num, qp_type_and_port_space_carried_into_result)
 {
 	struct rdma_addrinfo_resolve r;
 
-	rai_req_init(&r, "192.168.77.2", "7174", AF_INET,
+	rai_req_init(&r, RAI_IP4_B, "7174", AF_INET,
 		     RDMA_ADDRINFO_RAI_NUMERICHOST, 0, 0);
 	r.qp_type = RDMA_ADDRINFO_QPT_UD;
 	r.port_space = RDMA_ADDRINFO_PS_UDP;
@@ -252,14 +253,14 @@ TEST_F(num, af_ib_gid_default_port_space_is_ps_ib)
 
 TEST_F(num, ipv4_literal_with_family_inet6_eaddrnotavail)
 {
-	RAI_LOOKUP("192.168.77.2", NULL, AF_INET6, 0);
+	RAI_LOOKUP(RAI_IP4_B, NULL, AF_INET6, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
 	EXPECT_EQ(0, self->n);
 }
 
 TEST_F(num, ipv6_literal_with_family_inet_eaddrnotavail)
 {
-	RAI_LOOKUP("fd00::2", NULL, AF_INET, 0);
+	RAI_LOOKUP(RAI_IP6_B, NULL, AF_INET, 0);
 	EXPECT_EQ(-EADDRNOTAVAIL, self->status);
 	EXPECT_EQ(0, self->n);
 }
@@ -336,7 +337,7 @@ TEST_F(num, passive_with_numeric_node_binds_that_address)
 {
 	struct sockaddr_in sin;
 
-	RAI_LOOKUP("192.168.77.1", "4791", AF_INET,
+	RAI_LOOKUP(RAI_IP4_A, "4791", AF_INET,
 		   RDMA_ADDRINFO_RAI_PASSIVE | RDMA_ADDRINFO_RAI_NUMERICHOST);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
@@ -367,35 +368,32 @@ static void check_src(struct __test_metadata *_metadata,
 
 TEST_F(num, source_of_peer_ipv4_is_veth0_address_on_rxe0)
 {
-	RAI_LOOKUP(rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET, 0);
+	RAI_LOOKUP(RAI_IP4_B, NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
-	check_src(_metadata, &self->res[0], rai_env("RAI_IP4_A", "192.168.77.1"),
-		  rai_env("RAI_IBDEV_A", "rxe0"));
+	check_src(_metadata, &self->res[0], RAI_IP4_A, RAI_IBDEV_A);
 }
 
 TEST_F(num, source_of_peer_ipv6_is_veth0_address_on_rxe0)
 {
-	RAI_LOOKUP(rai_env("RAI_IP6_B", "fd00::2"), NULL, AF_INET6, 0);
+	RAI_LOOKUP(RAI_IP6_B, NULL, AF_INET6, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
-	check_src(_metadata, &self->res[0], rai_env("RAI_IP6_A", "fd00::1"),
-		  rai_env("RAI_IBDEV_A", "rxe0"));
+	check_src(_metadata, &self->res[0], RAI_IP6_A, RAI_IBDEV_A);
 }
 
 TEST_F(num, source_of_other_end_is_veth1_address_on_rxe1)
 {
-	RAI_LOOKUP(rai_env("RAI_IP4_A", "192.168.77.1"), NULL, AF_INET, 0);
+	RAI_LOOKUP(RAI_IP4_A, NULL, AF_INET, 0);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
-	check_src(_metadata, &self->res[0], rai_env("RAI_IP4_B", "192.168.77.2"),
-		  rai_env("RAI_IBDEV_B", "rxe1"));
+	check_src(_metadata, &self->res[0], RAI_IP4_B, RAI_IBDEV_B);
 }
 
 /* RAI_NOROUTE: no routing information, so no source either. */
 TEST_F(num, rai_noroute_gives_no_source_eopnotsupp)
 {
-	RAI_LOOKUP(rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET,
+	RAI_LOOKUP(RAI_IP4_B, NULL, AF_INET,
 		   RDMA_ADDRINFO_RAI_NOROUTE);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
@@ -446,8 +444,8 @@ TEST_F(num, bound_source_address_is_kept_in_result)
 	struct rdma_addrinfo_resolve r;
 	char ip[64];
 
-	inet_pton(AF_INET, rai_env("RAI_IP4_A", "192.168.77.1"), &src.sin_addr);
-	rai_req_init(&r, rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_UNSPEC,
+	inet_pton(AF_INET, RAI_IP4_A, &src.sin_addr);
+	rai_req_init(&r, RAI_IP4_B, NULL, AF_UNSPEC,
 		     0, 0, 0);
 	memcpy(r.src_addr, &src, sizeof(src));
 	r.src_len = sizeof(src);
@@ -455,10 +453,10 @@ TEST_F(num, bound_source_address_is_kept_in_result)
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	ASSERT_NE(0, self->res[0].src_len);
-	EXPECT_STREQ(rai_env("RAI_IP4_A", "192.168.77.1"),
+	EXPECT_STREQ(RAI_IP4_A,
 		     rai_addr_ip(self->res[0].src_addr, self->res[0].src_len,
 				 ip, sizeof(ip)));
-	EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"), self->res[0].ibdev_name);
+	EXPECT_STREQ(RAI_IBDEV_A, self->res[0].ibdev_name);
 }
 
 TEST_F(num, bound_device_not_on_the_route_gives_no_source_enodev)
@@ -466,9 +464,9 @@ TEST_F(num, bound_device_not_on_the_route_gives_no_source_enodev)
 	struct rdma_addrinfo_resolve r;
 
 	/* The route to B goes through veth0 (rxe0); the caller is on rxe1. */
-	rai_req_init(&r, rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET,
+	rai_req_init(&r, RAI_IP4_B, NULL, AF_INET,
 		     0, 0, 0);
-	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_B", "rxe1"));
+	strcpy(r.ibdev_name, RAI_IBDEV_B);
 	r.port_num = 1;
 	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
@@ -481,16 +479,16 @@ TEST_F(num, bound_device_on_the_route_keeps_the_source)
 {
 	struct rdma_addrinfo_resolve r;
 
-	rai_req_init(&r, rai_env("RAI_IP4_B", "192.168.77.2"), NULL, AF_INET,
+	rai_req_init(&r, RAI_IP4_B, NULL, AF_INET,
 		     0, 0, 0);
-	strcpy(r.ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+	strcpy(r.ibdev_name, RAI_IBDEV_A);
 	r.port_num = 1;
 	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(0, self->res[0].src_status);
 	EXPECT_NE(0, self->res[0].src_len);
-	EXPECT_STREQ(rai_env("RAI_IBDEV_A", "rxe0"), self->res[0].ibdev_name);
+	EXPECT_STREQ(RAI_IBDEV_A, self->res[0].ibdev_name);
 }
 
 TEST_F(num, bound_ipv6_source_rejects_ipv4_literal_eaddrnotavail)
@@ -498,8 +496,8 @@ TEST_F(num, bound_ipv6_source_rejects_ipv4_literal_eaddrnotavail)
 	struct sockaddr_in6 src = { .sin6_family = AF_INET6 };
 	struct rdma_addrinfo_resolve r;
 
-	inet_pton(AF_INET6, rai_env("RAI_IP6_A", "fd00::1"), &src.sin6_addr);
-	rai_req_init(&r, "192.168.77.2", NULL, AF_UNSPEC, 0, 0, 0);
+	inet_pton(AF_INET6, RAI_IP6_A, &src.sin6_addr);
+	rai_req_init(&r, RAI_IP4_B, NULL, AF_UNSPEC, 0, 0, 0);
 	memcpy(r.src_addr, &src, sizeof(src));
 	r.src_len = sizeof(src);
 	RAI_LOOKUP_REQ(&r);
@@ -517,7 +515,7 @@ FIXTURE_SETUP(upcall)
 {
 	int ret;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	ret = rai_upcall_counter_install();
 	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));

@@ -15,7 +15,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "world_env.h"
 
 #define SENTINEL	0xa5
 
@@ -28,7 +29,7 @@ FIXTURE_SETUP(one)
 {
 	struct rdma_addrinfo_info info;
 
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	if (!(info.resolve_flags_supported & RDMA_ADDRINFO_RESOLVE_RESULTS))
@@ -90,7 +91,7 @@ TEST_F(one, get_info_lists_the_flag)
 TEST_F(one, numeric_results_come_back_and_no_request_is_left)
 {
 	struct rdma_addrinfo_resolve r;
-	const char *ip = rai_env("RAI_IP4_B", "192.168.77.2");
+	const char *ip = RAI_IP4_B;
 
 	ASSERT_EQ(0, one_call(self->fd, &r, ip, "4791", AF_INET, 0, self->res,
 			      8));
@@ -126,7 +127,7 @@ TEST_F(one, result_count_zero_reports_status_and_total_only)
 {
 	struct rdma_addrinfo_resolve r;
 
-	ASSERT_EQ(0, one_call(self->fd, &r, "192.168.77.2", NULL, AF_INET, 0,
+	ASSERT_EQ(0, one_call(self->fd, &r, RAI_IP4_B, NULL, AF_INET, 0,
 			      self->res, 0));
 	EXPECT_EQ(0, r.status);
 	EXPECT_EQ(1, r.num_results);
@@ -172,7 +173,7 @@ TEST_F(one, dns_name_in_one_call)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, one_call(self->fd, &r, "multi.rai.test", NULL,
+		ASSERT_EQ(0, one_call(self->fd, &r, RAI_ZONE_MULTI, NULL,
 				      AF_UNSPEC, 0, self->res, 8));
 		EXPECT_EQ(0, r.status);
 		EXPECT_EQ(4, r.num_results);

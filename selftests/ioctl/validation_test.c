@@ -15,9 +15,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "rai_test.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
 
-#define PEER4	"192.168.77.2"
+#define PEER4	RAI_IP4_B
 
 FIXTURE(val) {
 	int fd;
@@ -27,7 +28,7 @@ FIXTURE(val) {
 
 FIXTURE_SETUP(val)
 {
-	self->fd = rai_open(O_NONBLOCK);
+	self->fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", RAI_DEV_PATH,
 				      strerror(-self->fd));
 	self->page = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
@@ -95,7 +96,7 @@ static void sa_req(struct rdma_addrinfo_resolve *r, const char *node,
 {
 	rai_req_init(r, node, "0x1000", AF_UNSPEC, ai_flags, 0, 0);
 	if (on_port) {
-		strcpy(r->ibdev_name, rai_env("RAI_IBDEV_A", "rxe0"));
+		strcpy(r->ibdev_name, RAI_IBDEV_A);
 		r->port_num = 1;
 	}
 }
@@ -112,8 +113,8 @@ static void query_init(struct rdma_addrinfo_query *q, __u32 h)
 static int done_req(int fd, __u32 *handle)
 {
 	struct rdma_addrinfo_resolve r;
-	int ret = rai_resolve_sync(fd, PEER4, "4791", AF_INET,
-				   RDMA_ADDRINFO_RAI_NUMERICHOST, &r);
+	int ret = rai_resolve_sync_str(fd, PEER4, "4791", AF_INET,
+				       RDMA_ADDRINFO_RAI_NUMERICHOST, &r);
 
 	if (ret)
 		return ret;
@@ -148,10 +149,10 @@ static int queued_event(int fd, __u32 *handle, __u64 ctx)
 
 TEST_F(val, get_info_bad_arg_pointer_efault)
 {
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO,
-				     self->bad));
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO,
-				     NULL));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO,
+					 self->bad));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO,
+					 NULL));
 	FD_STILL_WORKS();
 }
 
@@ -165,7 +166,8 @@ TEST_F(val, get_info_reports_this_abi)
 
 	/* Output fields that the module fails to write show as 0xa5. */
 	memset(&info, 0xa5, sizeof(info));
-	ASSERT_EQ(0, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO, &info));
+	ASSERT_EQ(0,
+		  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO, &info));
 	EXPECT_EQ(RDMA_ADDRINFO_ABI_VERSION, info.abi_version);
 	EXPECT_EQ(sizeof(struct rdma_addrinfo_result), info.result_size);
 	EXPECT_EQ(RDMA_ADDRINFO_NAME_MAX, info.max_name_len);
@@ -191,10 +193,10 @@ TEST_F(val, get_info_reports_this_abi)
 
 TEST_F(val, resolve_bad_arg_pointer_efault)
 {
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE,
-				     self->bad));
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE,
-				     NULL));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE,
+					 self->bad));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE,
+					 NULL));
 	FD_STILL_WORKS();
 }
 
@@ -242,7 +244,8 @@ TEST_F(val, resolve_handle_write_back_efault_leaves_nothing)
 
 	valid_req(r);
 	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ));
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE, r));
+	EXPECT_EQ(-EFAULT,
+		  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE, r));
 	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ | PROT_WRITE));
 	/* No request, and no event even once a numeric one would be done. */
 	usleep(300000);
@@ -256,7 +259,8 @@ TEST_F(val, resolve_sync_handle_write_back_efault_leaves_nothing)
 	valid_req(r);
 	r->flags = RDMA_ADDRINFO_RESOLVE_SYNC;
 	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ));
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE, r));
+	EXPECT_EQ(-EFAULT,
+		  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_RESOLVE, r));
 	ASSERT_EQ(0, mprotect(self->page, 4096, PROT_READ | PROT_WRITE));
 	FD_STILL_WORKS();
 }
@@ -353,7 +357,7 @@ TEST_F(val, resolve_nul_in_node_einval)
 
 TEST_F(val, resolve_dns_name_with_colon_query_type_einval)
 {
-	DNS_NAME_REJECTED("afsdb:peer.rai.test");
+	DNS_NAME_REJECTED("afsdb:" RAI_ZONE_PEER);
 }
 
 TEST_F(val, resolve_dns_name_with_semicolon_einval)
@@ -363,7 +367,7 @@ TEST_F(val, resolve_dns_name_with_semicolon_einval)
 
 TEST_F(val, resolve_dns_name_with_comma_einval)
 {
-	DNS_NAME_REJECTED("peer.rai.test,192.0.2.1");
+	DNS_NAME_REJECTED(RAI_ZONE_PEER ",192.0.2.1");
 }
 
 TEST_F(val, resolve_dns_name_with_white_space_einval)
@@ -521,7 +525,7 @@ TEST_F(val, resolve_rai_sa_with_rai_dns_einval)
 
 TEST_F(val, resolve_rai_sa_with_node_einval)
 {
-	RESOLVE_REJECTED(-EINVAL, sa_req(&r, "peer.rai.test",
+	RESOLVE_REJECTED(-EINVAL, sa_req(&r, RAI_ZONE_PEER,
 					 RDMA_ADDRINFO_RAI_SA, true));
 }
 
@@ -561,8 +565,8 @@ TEST_F(val, resolve_ibdev_name_not_nul_terminated_einval)
 
 TEST_F(val, query_bad_arg_pointer_efault)
 {
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_QUERY,
-				     self->bad));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_QUERY,
+					 self->bad));
 	FD_STILL_WORKS();
 }
 
@@ -666,8 +670,8 @@ TEST_F(val, query_buffer_too_small_reports_total_copies_count)
 	size_t i;
 
 	/* multi.rai.test has 4 addresses (DNS, dnsmasq). */
-	ASSERT_EQ(0, rai_resolve_sync(self->fd, "multi.rai.test", "4791",
-				      AF_UNSPEC, 0, &r));
+	ASSERT_EQ(0, rai_resolve_sync_str(self->fd, RAI_ZONE_MULTI, "4791",
+					  AF_UNSPEC, 0, &r));
 	ASSERT_EQ(0, r.status);
 	ASSERT_EQ(4, r.num_results);
 	res = calloc(4, sizeof(*res));
@@ -730,7 +734,7 @@ TEST_F(val, get_event_empty_nonblocking_eagain)
 {
 	struct rdma_addrinfo_event ev;
 
-	EXPECT_EQ(-EAGAIN, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(-EAGAIN, rai_dev_get_event(self->fd, &ev));
 	FD_STILL_WORKS();
 }
 
@@ -740,10 +744,10 @@ TEST_F(val, get_event_bad_arg_pointer_efault_keeps_event)
 	__u32 h;
 
 	ASSERT_EQ(0, queued_event(self->fd, &h, 0xfeed));
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_EVENT,
-				     self->bad));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_EVENT,
+					 self->bad));
 	/* The event was not lost with the failed copy. */
-	EXPECT_EQ(0, rai_get_event(self->fd, &ev));
+	EXPECT_EQ(0, rai_dev_get_event(self->fd, &ev));
 	EXPECT_EQ(0xfeed, ev.context);
 	EXPECT_EQ(h, ev.handle);
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
@@ -794,8 +798,8 @@ TEST_F(val, read_bad_buffer_efault_keeps_event)
 
 TEST_F(val, destroy_bad_arg_pointer_efault)
 {
-	EXPECT_EQ(-EFAULT, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY,
-				     self->bad));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY,
+					 self->bad));
 	FD_STILL_WORKS();
 }
 
@@ -808,7 +812,8 @@ TEST_F(val, destroy_reserved_nonzero_einval)
 	memset(&d, 0, sizeof(d));
 	d.handle = h;
 	d.reserved = 1;
-	EXPECT_EQ(-EINVAL, rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY, &d));
+	EXPECT_EQ(-EINVAL,
+		  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY, &d));
 	/* Rejected means not destroyed. */
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
 	FD_STILL_WORKS();
@@ -826,7 +831,8 @@ TEST_F(val, destroy_unknown_flags_einval)
 		d.handle = h;
 		d.flags = 1u << bit;
 		EXPECT_EQ(-EINVAL,
-			  rai_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY, &d))
+			  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_DESTROY,
+					&d))
 			TH_LOG("destroy flag bit %d accepted", bit);
 	}
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
@@ -860,14 +866,15 @@ TEST_F(val, unknown_ioctl_number_enotty)
 
 	memset(buf, 0, sizeof(buf));
 	for (nr = 0x05; nr < 0x100; nr++) {
-		EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-					     _IOWR(RDMA_ADDRINFO_IOC_MAGIC, nr,
-						   struct rdma_addrinfo_query),
-					     buf))
+		EXPECT_EQ(-ENOTTY,
+			  rai_dev_ioctl(self->fd,
+					_IOWR(RDMA_ADDRINFO_IOC_MAGIC, nr,
+					      struct rdma_addrinfo_query),
+					buf))
 			TH_LOG("ioctl nr 0x%x accepted", nr);
-		EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-					     _IO(RDMA_ADDRINFO_IOC_MAGIC, nr),
-					     buf))
+		EXPECT_EQ(-ENOTTY,
+			  rai_dev_ioctl(self->fd,
+					_IO(RDMA_ADDRINFO_IOC_MAGIC, nr), buf))
 			TH_LOG("_IO nr 0x%x accepted", nr);
 	}
 	FD_STILL_WORKS();
@@ -878,13 +885,15 @@ TEST_F(val, unknown_ioctl_magic_enotty)
 	char buf[512];
 
 	memset(buf, 0, sizeof(buf));
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-				     _IOR(0xDB, 0x00, struct rdma_addrinfo_info),
-				     buf));
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-				     _IOWR(0xD9, 0x01,
-					   struct rdma_addrinfo_resolve), buf));
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd, TCGETS, buf));
+	EXPECT_EQ(-ENOTTY,
+		  rai_dev_ioctl(self->fd,
+				_IOR(0xDB, 0x00, struct rdma_addrinfo_info),
+				buf));
+	EXPECT_EQ(-ENOTTY,
+		  rai_dev_ioctl(self->fd,
+				_IOWR(0xD9, 0x01, struct rdma_addrinfo_resolve),
+				buf));
+	EXPECT_EQ(-ENOTTY, rai_dev_ioctl(self->fd, TCGETS, buf));
 	FD_STILL_WORKS();
 }
 
@@ -894,20 +903,24 @@ TEST_F(val, known_number_wrong_size_or_direction_enotty)
 
 	memset(buf, 0, sizeof(buf));
 	/* RESOLVE's number with another size or direction. */
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-				     _IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x01,
-					   __u64), buf));
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-				     _IOW(RDMA_ADDRINFO_IOC_MAGIC, 0x01,
-					  struct rdma_addrinfo_resolve), buf));
+	EXPECT_EQ(-ENOTTY,
+		  rai_dev_ioctl(self->fd,
+				_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x01, __u64),
+				buf));
+	EXPECT_EQ(-ENOTTY,
+		  rai_dev_ioctl(self->fd,
+				_IOW(RDMA_ADDRINFO_IOC_MAGIC, 0x01,
+				     struct rdma_addrinfo_resolve), buf));
 	/* GET_INFO's number with a larger struct. */
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-				     _IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x00,
-					  char[sizeof(struct rdma_addrinfo_info) + 8]),
-				     buf));
+	EXPECT_EQ(-ENOTTY,
+		  rai_dev_ioctl(self->fd,
+				_IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x00,
+				     char[sizeof(struct rdma_addrinfo_info) + 8]),
+				buf));
 	/* DESTROY's number as _IO. */
-	EXPECT_EQ(-ENOTTY, rai_ioctl(self->fd,
-				     _IO(RDMA_ADDRINFO_IOC_MAGIC, 0x04), buf));
+	EXPECT_EQ(-ENOTTY,
+		  rai_dev_ioctl(self->fd, _IO(RDMA_ADDRINFO_IOC_MAGIC, 0x04),
+				buf));
 	FD_STILL_WORKS();
 }
 

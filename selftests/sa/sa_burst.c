@@ -24,9 +24,11 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "world_env.h"
+
 int main(int argc, char **argv)
 {
-	const char *dev = "rxe0", *service;
+	const char *dev = RAI_IBDEV_A, *service;
 	unsigned int n = 1000, port = 1, ok = 0, got = 0, i;
 	int opt, fd, noroute = 0, destroy = 0;
 	int statuses[8] = { 0 }, codes[8] = { 0 }, ncodes = 0;

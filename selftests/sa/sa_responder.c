@@ -591,8 +591,8 @@ static void flush_due(void)
 }
 
 /* Build and queue the answer to one request MAD. */
-static void answer(const void *req_umad, const uint8_t *req,
-		   const struct control *c)
+static void queue_answer(const void *req_umad, const uint8_t *req,
+			 const struct control *c)
 {
 	uint16_t attr = get16(req + OFF_ATTR_ID);
 	uint8_t method = req[OFF_METHOD];
@@ -737,7 +737,7 @@ static void on_signal(int sig)
 		want_exit = 1;
 }
 
-static void usage(const char *prog)
+static void print_usage(const char *prog)
 {
 	fprintf(stderr,
 		"usage: %s -d DEV [-p PORT] -f RECORDS [-c CONTROL] [-n COUNTFILE]\n"
@@ -800,12 +800,12 @@ int main(int argc, char **argv)
 			dump_only = true;
 			break;
 		default:
-			usage(argv[0]);
+			print_usage(argv[0]);
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	if ((!dev && !dump_only) || !recfile) {
-		usage(argv[0]);
+		print_usage(argv[0]);
 		return 2;
 	}
 	if (load_records(recfile))
@@ -906,7 +906,7 @@ int main(int argc, char **argv)
 		read_control(&c);
 		if (c.mode == MODE_SILENT || mad_count <= c.drop)
 			continue;
-		answer(buf, mad, &c);
+		queue_answer(buf, mad, &c);
 	}
 	umad_unregister(portid, agent);
 	umad_close_port(portid);

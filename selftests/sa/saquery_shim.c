@@ -21,6 +21,8 @@
 
 #include <infiniband/umad.h>
 
+#include "world_env.h"
+
 typedef int (*get_port_fn)(const char *, int, umad_port_t *);
 typedef int (*send_fn)(int, int, void *, int, int, int);
 
@@ -47,7 +49,7 @@ int umad_send(int portid, int agentid, void *umad, int length,
 
 	if (!real)
 		return -1;
-	if (inet_pton(AF_INET6, dgid ? dgid : "fd00::2", addr->gid) != 1) {
+	if (inet_pton(AF_INET6, dgid ? dgid : RAI_WORLD_IP6_B, addr->gid) != 1) {
 		fprintf(stderr, "saquery_shim: bad SA_SHIM_DGID\n");
 		return -1;
 	}

@@ -20,7 +20,7 @@ static int rai_addr_valid(const __u8 *bytes, __u32 len)
 	if (len < sizeof(sa.sa_family) || len > RDMA_ADDRINFO_ADDR_SIZE)
 		return 0;
 	memcpy(&sa.sa_family, bytes, sizeof(sa.sa_family));
-	return rai_sockaddr_len(sa.sa_family) == len;
+	return rai_family_socklen(sa.sa_family) == len;
 }
 
 /**
@@ -73,7 +73,7 @@ int rai_convert_result(const struct rdma_addrinfo_result *r,
 	if ((r->src_len && !rai_addr_valid(r->src_addr, r->src_len)) ||
 	    (r->dst_len && !rai_addr_valid(r->dst_addr, r->dst_len)) ||
 	    (r->route_len && r->route_len != RDMA_ADDRINFO_PATH_RECORD_SIZE) ||
-	    !rai_sockaddr_len(r->family)) {
+	    !rai_family_socklen(r->family)) {
 		errno = EPROTO;
 		return EAI_FAIL;
 	}

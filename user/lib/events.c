@@ -113,7 +113,7 @@ static struct rdma_cm_event *rai_deliver(struct rai_id *st)
 	ev->event.event = st->status ? RDMA_CM_EVENT_ADDRINFO_ERROR :
 				       RDMA_CM_EVENT_ADDRINFO_RESOLVED;
 	ev->event.status = st->status;
-	rai_event_delivered(ev);
+	rai_event_hand_out(ev);
 	return &ev->event;
 }
 

@@ -339,7 +339,8 @@ void rai_id_forget(struct rdma_cm_id *id)
 	}
 }
 
-void rai_event_delivered(struct rai_event *ev)
+/* @ev goes to the application, unacked on its id till rai_event_take_back(). */
+void rai_event_hand_out(struct rai_event *ev)
 {
 	struct rai_id *st = rai_id_find(ev->event.id);
 

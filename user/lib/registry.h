@@ -110,7 +110,7 @@ void rai_id_clear_results(struct rai_id *st);
 void rai_id_cancel(struct rai_id *st);
 void rai_id_forget(struct rdma_cm_id *id);
 
-void rai_event_delivered(struct rai_event *ev);
+void rai_event_hand_out(struct rai_event *ev);
 int rai_event_take_back(struct rdma_cm_event *event);
 
 #endif /* _RAI_REGISTRY_H */

@@ -12,7 +12,7 @@
 #include "service.h"
 #include "status.h"
 
-socklen_t rai_sockaddr_len(int family)
+socklen_t rai_family_socklen(int family)
 {
 	switch (family) {
 	case AF_INET:
@@ -84,10 +84,11 @@ int rai_check_hints(const char *node, const char *service,
 		return EAI_BADFLAGS;
 	if ((hints->ai_flags & RAI_SA) && node)
 		return EAI_BADFLAGS;
-	if (hints->ai_family != AF_UNSPEC && !rai_sockaddr_len(hints->ai_family))
+	if (hints->ai_family != AF_UNSPEC &&
+	    !rai_family_socklen(hints->ai_family))
 		return EAI_FAMILY;
 	if (hints->ai_src_addr && hints->ai_src_len &&
-	    (!rai_sockaddr_len(hints->ai_src_addr->sa_family) ||
+	    (!rai_family_socklen(hints->ai_src_addr->sa_family) ||
 	     hints->ai_src_len > RDMA_ADDRINFO_ADDR_SIZE))
 		return EAI_FAMILY;
 	if (!rai_qp_type_valid(hints->ai_qp_type) ||

@@ -22,6 +22,6 @@ int rai_check_hints(const char *node, const char *service,
 		    const struct rdma_addrinfo *hints);
 int rai_build_request(struct rai_request *req, const char *node,
 		      const char *service, const struct rdma_addrinfo *hints);
-socklen_t rai_sockaddr_len(int family);
+socklen_t rai_family_socklen(int family);
 
 #endif /* _RAI_REQUEST_H */

@@ -32,7 +32,7 @@ static void rai_request_bind_to_id(struct rai_request *req,
 				   struct rdma_cm_id *id)
 {
 	const struct sockaddr *src = &id->route.addr.src_addr;
-	socklen_t len = rai_sockaddr_len(src->sa_family);
+	socklen_t len = rai_family_socklen(src->sa_family);
 
 	if (len) {
 		memcpy(req->cmd.src_addr, src, len);

@@ -50,8 +50,9 @@ static void say_result(const struct rdma_addrinfo *ai)
 	printf("result %s port %u\n", buf, port);
 }
 
-static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
-		   const char *node, const char *service)
+static int resolve_and_print(struct rdma_event_channel *ch,
+			     struct rdma_cm_id *id, const char *node,
+			     const char *service)
 {
 	struct rdma_addrinfo *res, *ai;
 	struct rdma_cm_event *ev;
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 		printf("no rdma_cm channel or id: %s\n", strerror(errno));
 		return 1;
 	}
-	ret = resolve(ch, id, argv[1], argv[2]) || user_event(ch, id);
+	ret = resolve_and_print(ch, id, argv[1], argv[2]) || user_event(ch, id);
 	rdma_destroy_id(id);
 	rdma_destroy_event_channel(ch);
 	return ret ? 1 : 0;

@@ -124,9 +124,9 @@ static int waiter_wait(struct waiter *w, int ms)
 	return 0;
 }
 
-static void expect_addrinfo(struct __test_metadata *_metadata,
-			    struct rdma_cm_event *ev, struct rdma_cm_id *id,
-			    int resolved)
+static void expect_addrinfo_event(struct __test_metadata *_metadata,
+				  struct rdma_cm_event *ev,
+				  struct rdma_cm_id *id, int resolved)
 {
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(id, ev->id);
@@ -140,7 +140,7 @@ static int channel_has_event(struct rdma_event_channel *ch, int ms)
 {
 	struct rdma_cm_event *ev;
 
-	if (rai_wait_event(ch, &ev, ms))
+	if (rai_wait_cm_event(ch, &ev, ms))
 		return 0;
 	rdma_ack_cm_event(ev);
 	return 1;
@@ -167,7 +167,7 @@ TEST_F_TIMEOUT(ev, waiter_blocked_on_a_fresh_channel_gets_the_event, 60)
 	ASSERT_EQ(0, waiter_wait(&w, 10000))
 		TH_LOG("no event for the blocked waiter after 10 s");
 	ASSERT_EQ(0, w.ret);
-	expect_addrinfo(_metadata, w.ev, self->id, 1);
+	expect_addrinfo_event(_metadata, w.ev, self->id, 1);
 }
 
 TEST_F_TIMEOUT(ev, waiter_blocked_after_an_earlier_request_gets_the_next, 60)
@@ -177,14 +177,14 @@ TEST_F_TIMEOUT(ev, waiter_blocked_after_an_earlier_request_gets_the_next, 60)
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
 	ASSERT_EQ(0, waiter_start(&w, self->ch));
 	ASSERT_EQ(0, waiter_wait(&w, 10000));
-	expect_addrinfo(_metadata, w.ev, self->id, 1);
+	expect_addrinfo_event(_metadata, w.ev, self->id, 1);
 	ASSERT_EQ(0, waiter_start(&w, self->ch));
 	usleep(300000);
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
 					   NULL));
 	ASSERT_EQ(0, waiter_wait(&w, 10000));
 	ASSERT_EQ(0, w.ret);
-	expect_addrinfo(_metadata, w.ev, self->id, 1);
+	expect_addrinfo_event(_metadata, w.ev, self->id, 1);
 }
 
 /*
@@ -201,8 +201,8 @@ TEST_F_TIMEOUT(ev, two_waiters_get_an_rdma_cm_event_and_an_addrinfo_event, 60)
 	ASSERT_EQ(0, rdma_create_id(self->ch, &other, NULL, RDMA_PS_TCP));
 	/* The channel's module fd exists: both waiters poll it. */
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
-	expect_addrinfo(_metadata, ev, self->id, 1);
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 10000));
+	expect_addrinfo_event(_metadata, ev, self->id, 1);
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, waiter_start(&w[i], self->ch));
 	usleep(300000);
@@ -344,7 +344,7 @@ TEST_F_TIMEOUT(ev, epoll_waiter_before_the_first_request_wakes, 60)
 					   NULL));
 	ASSERT_EQ(1, epoll_wait(ep, &out, 1, 10000));
 	ASSERT_EQ(0, rdma_get_cm_event(self->ch, &ev));
-	expect_addrinfo(_metadata, ev, self->id, 1);
+	expect_addrinfo_event(_metadata, ev, self->id, 1);
 	errno = 0;
 	ASSERT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
 	ASSERT_EQ(EAGAIN, errno);
@@ -411,7 +411,7 @@ TEST_F_TIMEOUT(ev, sigalrm_with_sa_restart_never_interrupts_a_wait, 90)
 		log_handlers(_metadata);
 	ASSERT_EQ(0, ret) TH_LOG("rdma_get_cm_event: %s after %d alarms",
 				 strerror(errno), (int)alarms);
-	expect_addrinfo(_metadata, ev, self->id, 0);
+	expect_addrinfo_event(_metadata, ev, self->id, 0);
 	/* A waiter on a fresh channel before the request (signals in any
 	 * thread). */
 	rdma_destroy_id(self->id);
@@ -425,7 +425,7 @@ TEST_F_TIMEOUT(ev, sigalrm_with_sa_restart_never_interrupts_a_wait, 90)
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
 	ASSERT_EQ(0, waiter_wait(&w, EVENT_MS));
 	ASSERT_EQ(0, w.ret) TH_LOG("waiter: %s", strerror(w.err));
-	expect_addrinfo(_metadata, w.ev, self->id, 0);
+	expect_addrinfo_event(_metadata, w.ev, self->id, 0);
 	/* A synchronous id's rdma_resolve_addrinfo(). */
 	ASSERT_EQ(0, rdma_create_id(NULL, &sync, NULL, RDMA_PS_TCP));
 	errno = 0;
@@ -538,7 +538,7 @@ TEST_F_TIMEOUT(ev, destroy_waits_until_the_delivered_event_is_acked, 60)
 	struct waiter d;
 
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 10000));
 	ASSERT_EQ(self->id, ev->id);
 	ASSERT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
 	ASSERT_EQ(0, thread_start(&d, call_destroy_id, NULL, self->id));
@@ -574,9 +574,9 @@ TEST_F_TIMEOUT(ev, migrate_then_destroy_the_old_channel, 60)
 	ASSERT_NE(NULL, ch2);
 	rdma_destroy_event_channel(self->ch);
 	self->ch = ch2;
-	ASSERT_EQ(0, rai_wait_event(ch2, &ev, EVENT_MS))
+	ASSERT_EQ(0, rai_wait_cm_event(ch2, &ev, EVENT_MS))
 		TH_LOG("no event on the new channel");
-	expect_addrinfo(_metadata, ev, self->id, 0);
+	expect_addrinfo_event(_metadata, ev, self->id, 0);
 	EXPECT_EQ(0, channel_has_event(ch2, 500));
 }
 
@@ -591,8 +591,8 @@ TEST_F_TIMEOUT(ev, migrate_with_the_event_queued_moves_it, 60)
 	usleep(300000);
 	ASSERT_EQ(0, rdma_migrate_id(self->id, ch2));
 	EXPECT_EQ(0, channel_has_event(self->ch, 500));
-	ASSERT_EQ(0, rai_wait_event(ch2, &ev, 10000));
-	expect_addrinfo(_metadata, ev, self->id, 1);
+	ASSERT_EQ(0, rai_wait_cm_event(ch2, &ev, 10000));
+	expect_addrinfo_event(_metadata, ev, self->id, 1);
 	EXPECT_EQ(0, channel_has_event(ch2, 500));
 	rdma_destroy_event_channel(self->ch);
 	self->ch = ch2;
@@ -622,9 +622,9 @@ TEST_F_TIMEOUT(ev, migrating_as_the_event_completes_never_loses_it, 240)
 		ASSERT_EQ(0, rdma_migrate_id(self->id, to));
 		other = self->ch;
 		self->ch = to;
-		lost = rai_wait_event(to, &ev, 10000);
+		lost = rai_wait_cm_event(to, &ev, 10000);
 		if (!lost)
-			expect_addrinfo(_metadata, ev, self->id, 1);
+			expect_addrinfo_event(_metadata, ev, self->id, 1);
 	}
 	EXPECT_EQ(0, lost)
 		TH_LOG("iteration %d: no event on the new channel", i - 1);
@@ -649,9 +649,9 @@ TEST_F_TIMEOUT(ev, destroying_a_migrated_id_cancels_no_other_request, 60)
 	EXPECT_EQ(EBUSY, errno);
 	EXPECT_EQ(0, rdma_destroy_id(self->id));
 	self->id = NULL;
-	ASSERT_EQ(0, rai_wait_event(ch2, &ev, EVENT_MS))
+	ASSERT_EQ(0, rai_wait_cm_event(ch2, &ev, EVENT_MS))
 		TH_LOG("the other id's event never came");
-	expect_addrinfo(_metadata, ev, other, 0);
+	expect_addrinfo_event(_metadata, ev, other, 0);
 	EXPECT_EQ(0, channel_has_event(ch2, 500));
 	EXPECT_EQ(0, rdma_destroy_id(other));
 	rdma_destroy_event_channel(self->ch);

@@ -31,7 +31,7 @@ TEST(returns_0_on_success)
 	ASSERT_NE(NULL, res);
 	ASSERT_NE(0, res->ai_dst_len);
 	rai_ntop(res->ai_dst_addr, buf, sizeof(buf));
-	EXPECT_TRUE(!strcmp(buf, RAI_IP4_B) || !strcmp(buf, "fd00::2"));
+	EXPECT_TRUE(!strcmp(buf, RAI_IP4_B) || !strcmp(buf, RAI_IP6_B));
 	EXPECT_EQ(4791, rai_port(res->ai_dst_addr));
 	rdma_freeaddrinfo(res);
 }

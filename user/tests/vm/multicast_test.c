@@ -43,7 +43,7 @@ static int expect_event(struct rdma_event_channel *ch,
 	struct rdma_cm_event *ev;
 	int got, status;
 
-	if (rai_wait_event(ch, &ev, 10000))
+	if (rai_wait_cm_event(ch, &ev, 10000))
 		return -1;
 	got = ev->event;
 	status = ev->status;

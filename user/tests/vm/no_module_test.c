@@ -304,7 +304,7 @@ static int resolve_on_id(struct __test_metadata *_metadata,
 	ret = rdma_resolve_addrinfo(id, RAI_IP4_B, "4791", NULL);
 	if (ret) {
 		err = errno;
-	} else if (!rai_wait_event(ch, &ev, 10000)) {
+	} else if (!rai_wait_cm_event(ch, &ev, 10000)) {
 		*copy = *ev;
 		rdma_ack_cm_event(ev);
 		if (rdma_query_addrinfo(id, res))

@@ -27,7 +27,7 @@
 #include "vm_test.h"
 
 #define PORT "7471"
-#define PEER4_ZONE rai_env("RAI_ZONE_PEER4", "peer4.rai.test")
+#define PEER4_ZONE rai_env("RAI_ZONE_PEER4", RAI_ZONE_PEER4)
 #define PEER4_HOSTS "peer4-hosts.rai.example"
 #define SERVER_LOG "/run/rai-rdma_server.log"
 #define CLIENT_LOG "/run/rai-rdma_client.log"
@@ -243,7 +243,7 @@ static int run_client_argv(char *const argv[], int preload, int isolate)
 }
 
 /* Run rdma_client against @name, resolver cut off; exit status or -1. */
-static int run_client(const char *name, int preload)
+static int run_rdma_client(const char *name, int preload)
 {
 	char *argv[] = { "rdma_client", "-s", (char *)name, "-p", PORT, NULL };
 
@@ -320,7 +320,7 @@ TEST(rdma_client_preloaded_connects_to_a_name_only_the_kernel_resolves)
 	ASSERT_NE(NULL, library_path());
 	ASSERT_EQ(0, access(library, R_OK));
 	server = start_server(1);
-	ret = run_client(name, 1);
+	ret = run_rdma_client(name, 1);
 	stop_server(server, ret != 0);
 	ASSERT_EQ(0, ret);
 	EXPECT_EQ(0, user_space_resolution(CLIENT_TRACE));
@@ -338,7 +338,7 @@ TEST(rdma_client_without_the_library_cannot_resolve_that_name)
 
 	ASSERT_NE(NULL, name);
 	server = start_server(0);
-	ret = run_client(name, 0);
+	ret = run_rdma_client(name, 0);
 	stop_server(server, 0);
 	show_log(CLIENT_LOG);
 	ASSERT_NE(0, ret);

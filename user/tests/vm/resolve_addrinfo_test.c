@@ -37,7 +37,7 @@ static int addrinfo_event(struct __test_metadata *_metadata,
 	struct rdma_cm_event *ev;
 	int status;
 
-	if (rai_wait_event(ch, &ev, timeout_ms)) {
+	if (rai_wait_cm_event(ch, &ev, timeout_ms)) {
 		TH_LOG("no event: %s", strerror(errno));
 		return INT_MIN;
 	}
@@ -56,7 +56,7 @@ static void expect_no_event(struct __test_metadata *_metadata,
 {
 	struct rdma_cm_event *ev;
 
-	if (!rai_wait_event(ch, &ev, timeout_ms)) {
+	if (!rai_wait_cm_event(ch, &ev, timeout_ms)) {
 		TH_LOG("unexpected event %d status %d", ev->event, ev->status);
 		rdma_ack_cm_event(ev);
 		EXPECT_TRUE(0);
@@ -331,7 +331,7 @@ TEST_F(channel, ucma_events_still_arrive_on_the_channel)
 	inet_pton(AF_INET, RAI_IP4_B, &a.sin_addr);
 	ASSERT_EQ(0, rdma_resolve_addr(self->id, NULL, (struct sockaddr *)&a,
 				       2000));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 10000));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 10000));
 	EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, ev->event);
 	EXPECT_EQ(0, rdma_ack_cm_event(ev));
 }
@@ -377,7 +377,7 @@ TEST(hundred_ids_on_one_channel_each_get_exactly_one_event)
 		ASSERT_EQ(0, rdma_resolve_addrinfo(ids[i], name, NULL, NULL));
 	}
 	for (n = 0; n < HUNDRED; n++) {
-		ASSERT_EQ(0, rai_wait_event(ch, &ev, 60000));
+		ASSERT_EQ(0, rai_wait_cm_event(ch, &ev, 60000));
 		for (i = 0; i < HUNDRED && ids[i] != ev->id; i++)
 			;
 		ASSERT_LT(i, HUNDRED);

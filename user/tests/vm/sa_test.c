@@ -90,7 +90,7 @@ static int bind_to_port(struct rdma_cm_id *id)
 {
 	struct sockaddr_in6 a = { .sin6_family = AF_INET6 };
 
-	inet_pton(AF_INET6, rai_env("RAI_IP6_A", "fd00::1"), &a.sin6_addr);
+	inet_pton(AF_INET6, RAI_IP6_A, &a.sin6_addr);
 	return rdma_bind_addr(id, (struct sockaddr *)&a);
 }
 
@@ -109,7 +109,7 @@ TEST_F(sa, rai_sa_maps_a_service_id_to_ib_addresses)
 	EXPECT_EQ(RDMA_PS_IB, res->ai_port_space);
 	ASSERT_EQ(sizeof(struct sockaddr_ib), res->ai_dst_len);
 	EXPECT_EQ(SID_A, sid_of(res));
-	EXPECT_STREQ("fd00::2", rai_ntop(res->ai_dst_addr, buf, sizeof(buf)));
+	EXPECT_STREQ(RAI_IP6_B, rai_ntop(res->ai_dst_addr, buf, sizeof(buf)));
 	rdma_freeaddrinfo(res);
 }
 
@@ -157,7 +157,7 @@ TEST_F(sa, ai_route_references_an_array_of_ibv_path_data)
 	ASSERT_EQ(0, res->ai_route_len % sizeof(struct ibv_path_data));
 	path = res->ai_route;
 	EXPECT_TRUE(path->flags & IBV_PATH_FLAG_PRIMARY);
-	EXPECT_STREQ("fd00::2", inet_ntop(AF_INET6, &path->path.dgid, buf,
+	EXPECT_STREQ(RAI_IP6_B, inet_ntop(AF_INET6, &path->path.dgid, buf,
 					  sizeof(buf)));
 	rdma_freeaddrinfo(res);
 }
@@ -207,7 +207,7 @@ TEST_F(sa, resolve_addrinfo_rai_sa_on_an_id_bound_to_the_port)
 
 	ASSERT_EQ(0, bind_to_port(self->id));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, "svc-a", &hints));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 30000));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 30000));
 	EXPECT_EQ(self->id, ev->id);
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
 	EXPECT_EQ(0, ev->status);
@@ -229,7 +229,7 @@ TEST_F(sa, resolve_addrinfo_rai_sa_unknown_service_is_addrinfo_error)
 	ASSERT_EQ(0, bind_to_port(self->id));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, "no-such-service",
 					   &hints));
-	ASSERT_EQ(0, rai_wait_event(self->ch, &ev, 30000));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 30000));
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);
 	EXPECT_EQ(-ENXIO, ev->status);
 	rdma_ack_cm_event(ev);

@@ -34,7 +34,8 @@ FIXTURE_TEARDOWN(valgrind)
 }
 
 /* The tool's exit status under valgrind, VALGRIND_ERROR for its findings. */
-static int run_tool(FIXTURE_DATA(valgrind) *self, const char *args)
+static int run_tool_in_valgrind(FIXTURE_DATA(valgrind) *self,
+				const char *args)
 {
 	char cmd[3 * PATH_MAX];
 	int status;
@@ -49,13 +50,14 @@ static int run_tool(FIXTURE_DATA(valgrind) *self, const char *args)
 TEST_F_TIMEOUT(valgrind, sync_resolution_of_every_result, 300)
 {
 	RAI_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, run_tool(self, RAI_ZONE_MULTI " 4791"));
+	ASSERT_EQ(0, run_tool_in_valgrind(self, RAI_ZONE_MULTI " 4791"));
 }
 
 TEST_F_TIMEOUT(valgrind, async_resolution_through_the_event_channel, 300)
 {
 	RAI_RETURN_IF_SKIPPED();
-	ASSERT_EQ(0, run_tool(self, "--async --json " RAI_ZONE_PEER " 4791"));
+	ASSERT_EQ(0, run_tool_in_valgrind(self, "--async --json "
+					  RAI_ZONE_PEER " 4791"));
 }
 
 TEST_HARNESS_MAIN

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Helpers of the VM tests of librdma_addrinfo: the test world's names and
- * addresses (selftests/vm/world.env, zone.hosts), event waiting, and the
- * LD_PRELOAD variant of each test program.
+ * Helpers of the VM tests of librdma_addrinfo: event waiting and the
+ * LD_PRELOAD variant of each test program; the test world's names and
+ * addresses come from selftests/vm/world_env.h.
  *
  * Every test program is built twice: NAME_test linked with
  * -lrdma_addrinfo -lrdmacm, and NAME_preload_test linked with -lrdmacm
@@ -24,6 +24,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <rdma/rdma_addrinfo.h>
+
+#include "world_env.h"
 
 /*
  * Paths from this program's own: BUILD/tests-vm/NAME, so BUILD is one level
@@ -134,24 +136,6 @@ __attribute__((constructor)) static void rai_test_preload_self(void)
 }
 #endif
 
-static inline const char *rai_env(const char *name, const char *def)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : def;
-}
-
-#define RAI_ZONE_PEER		"peer.rai.test"
-#define RAI_ZONE_MULTI		"multi.rai.test"	/* 3 x IPv4 + 1 x IPv6 */
-#define RAI_ZONE_MANY		"many.rai.test"		/* 12 x IPv4 */
-#define RAI_ZONE_V4ONLY		"v4only.rai.test"
-#define RAI_ZONE_NODATA		"nodata.rai.test"
-#define RAI_ZONE_MISSING	"no-such-name.rai.test"
-#define RAI_IP4_A		rai_env("RAI_IP4_A", "192.168.77.1")
-#define RAI_IP4_B		rai_env("RAI_IP4_B", "192.168.77.2")
-#define RAI_IBDEV_A		rai_env("RAI_IBDEV_A", "rxe0")
-#define RAI_HOSTS_NAME		rai_env("RAI_HOSTS_NAME", "hostsonly.rai.example")
-
 /* A name no cache has seen: its NXDOMAIN takes a full upcall. */
 static inline const char *rai_fresh_missing_name(char *buf, size_t size)
 {
@@ -159,8 +143,8 @@ static inline const char *rai_fresh_missing_name(char *buf, size_t size)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snprintf(buf, size, "nx-%d-%u-%ld.rai.test", getpid(), seq++,
-		 ts.tv_nsec);
+	snprintf(buf, size, "nx-%d-%u-%ld." RAI_WORLD_DNS_ZONE, getpid(),
+		 seq++, ts.tv_nsec);
 	return buf;
 }
 
@@ -198,8 +182,8 @@ static inline unsigned short rai_port(const struct sockaddr *sa)
  * channel's module fd as a poll loop would.  Return: 0 with *@ev, -1 with
  * errno (ETIMEDOUT when nothing came).
  */
-static inline int rai_wait_event(struct rdma_event_channel *ch,
-				 struct rdma_cm_event **ev, int timeout_ms)
+static inline int rai_wait_cm_event(struct rdma_event_channel *ch,
+				    struct rdma_cm_event **ev, int timeout_ms)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = ch->fd, .events = POLLIN },

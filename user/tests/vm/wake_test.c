@@ -75,7 +75,7 @@ static struct rdma_cm_event *next_event(struct __test_metadata *_metadata,
 	return ev;
 }
 
-static void expect_addrinfo(struct __test_metadata *_metadata,
+static void expect_answer(struct __test_metadata *_metadata,
 			    struct rdma_cm_event *ev, struct rdma_cm_id *id,
 			    int resolved)
 {
@@ -98,7 +98,7 @@ TEST_F(wake, channel_fd_alone_wakes_for_a_resolved_name)
 	RAI_RETURN_IF_SKIPPED();
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
 					   NULL));
-	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
+	expect_answer(_metadata, next_event(_metadata, self->ch, 20000),
 			self->id, 1);
 	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
 	EXPECT_LE(1, rai_count(res));
@@ -114,7 +114,7 @@ TEST_F(wake, channel_fd_alone_wakes_for_a_bad_name)
 	RAI_RETURN_IF_SKIPPED();
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
-	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
+	expect_answer(_metadata, next_event(_metadata, self->ch, 20000),
 			self->id, 0);
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
 }
@@ -214,7 +214,7 @@ TEST_F_TIMEOUT(wake, other_ids_events_survive_a_destroyed_ids_wake_up, 60)
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
 	EXPECT_EQ(0, rdma_destroy_id(other));
-	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
+	expect_answer(_metadata, next_event(_metadata, self->ch, 20000),
 			self->id, 0);
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
 }
@@ -228,7 +228,7 @@ TEST_F(wake, nonblocking_channel_fd_alone_then_eagain)
 			   fcntl(self->ch->fd, F_GETFL) | O_NONBLOCK));
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
 					   NULL));
-	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
+	expect_answer(_metadata, next_event(_metadata, self->ch, 20000),
 			self->id, 1);
 	errno = 0;
 	EXPECT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
@@ -244,7 +244,7 @@ TEST_F(wake, blocking_get_cm_event_without_poll_returns_it)
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
 	ASSERT_EQ(0, rdma_get_cm_event(self->ch, &ev));
-	expect_addrinfo(_metadata, ev, self->id, 0);
+	expect_answer(_metadata, ev, self->id, 0);
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
 }
 
@@ -276,7 +276,7 @@ TEST_F_TIMEOUT(wake, thread_blocked_before_the_channels_first_request_gets_it,
 					   NULL));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	ASSERT_EQ(0, g.ret);
-	expect_addrinfo(_metadata, g.ev, self->id, 1);
+	expect_answer(_metadata, g.ev, self->id, 1);
 }
 
 /*
@@ -325,7 +325,7 @@ TEST_F_TIMEOUT(wake, fork_with_a_request_in_flight, 90)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	expect_addrinfo(_metadata, next_event(_metadata, self->ch, 20000),
+	expect_answer(_metadata, next_event(_metadata, self->ch, 20000),
 			self->id, 0);
 	EXPECT_EQ(0, channel_fd_readable(self->ch, 500));
 }

@@ -200,7 +200,7 @@ static void test_hostile(void)
 }
 
 /* Random lines of the right shape and random bytes: nothing but 0/-EPROTO. */
-static void test_fuzz(void)
+static void test_fuzz_answers(void)
 {
 	static const char *const names[] = { "a.rai.test", "b.rai.test" };
 	static const char alphabet[] = "ab.rai-tes0123456789 -,\n\t#:";
@@ -240,6 +240,6 @@ int main(void)
 	test_callout();
 	test_answers();
 	test_hostile();
-	test_fuzz();
+	test_fuzz_answers();
 	return UNIT_SUMMARY();
 }

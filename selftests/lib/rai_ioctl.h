@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * Shared helpers of the rdma_addrinfo VM selftests: thin wrappers around
+ * The ioctl helpers of the rdma_addrinfo VM selftests: thin wrappers around
  * the ioctls of /dev/infiniband/rdma_addrinfo (every wrapper returns 0 or
- * a negative errno, never -1), socket address helpers, and the request-key
- * upcall counter.
+ * a negative errno, never -1), checks of their results, socket address
+ * helpers, and the lookup fixture macros.  What a test does to the world
+ * around the module is in rai_world.h.
  */
-#ifndef RAI_TEST_H
-#define RAI_TEST_H
+#ifndef RAI_IOCTL_H
+#define RAI_IOCTL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +19,6 @@
 #include <rdma/rdma_addrinfo_abi.h>
 
 #define RAI_DEV_PATH		"/dev/" RDMA_ADDRINFO_DEVNAME
-#define RAI_MODULE_NAME		"rdma_addrinfo"
 
 #ifndef AF_IB
 #define AF_IB			27
@@ -38,9 +38,9 @@ struct rai_sockaddr_ib {
 /* ---- device and ioctls ------------------------------------------------ */
 
 /* open(RAI_DEV_PATH, O_RDWR | O_CLOEXEC | extra): fd or -errno. */
-int rai_open(int extra_flags);
+int rai_dev_open(int extra_flags);
 /* ioctl(): 0 or -errno. */
-int rai_ioctl(int fd, unsigned long cmd, void *arg);
+int rai_dev_ioctl(int fd, unsigned long cmd, void *arg);
 int rai_get_info(int fd, struct rdma_addrinfo_info *info);
 
 /*
@@ -56,9 +56,9 @@ int rai_resolve(int fd, struct rdma_addrinfo_resolve *req);
  * Synchronous RESOLVE of node/service.  Returns the ioctl's result (0 or
  * -errno); on 0, *req holds handle, status and num_results.
  */
-int rai_resolve_sync(int fd, const char *node, const char *service,
-		     unsigned int family, __u32 ai_flags,
-		     struct rdma_addrinfo_resolve *req);
+int rai_resolve_sync_str(int fd, const char *node, const char *service,
+			 unsigned int family, __u32 ai_flags,
+			 struct rdma_addrinfo_resolve *req);
 /*
  * The whole synchronous round trip of a prepared request: RESOLVE with
  * RESOLVE_SYNC added, QUERY of all results into a fresh array (free() it),
@@ -66,8 +66,8 @@ int rai_resolve_sync(int fd, const char *node, const char *service,
  * the completion status and *res and *n the results (NULL/0 on failure).
  * -EPROTO when num_results and QUERY's total disagree.
  */
-int rai_lookup(int fd, struct rdma_addrinfo_resolve *req,
-	       struct rdma_addrinfo_result **res, __u32 *n, __s32 *status);
+int rai_lookup_req(int fd, struct rdma_addrinfo_resolve *req,
+		   struct rdma_addrinfo_result **res, __u32 *n, __s32 *status);
 /* Same, from strings. */
 int rai_lookup_str(int fd, const char *node, const char *service,
 		   unsigned int family, __u32 ai_flags,
@@ -85,7 +85,9 @@ int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
 		  __u32 *n);
 int rai_query(int fd, struct rdma_addrinfo_query *q);
 int rai_destroy(int fd, __u32 handle, __u32 *events_dropped);
-int rai_get_event(int fd, struct rdma_addrinfo_event *ev);
+int rai_dev_get_event(int fd, struct rdma_addrinfo_event *ev);
+/* Milliseconds of CLOCK_MONOTONIC. */
+long long rai_now_ms(void);
 /* poll() for POLLIN up to timeout_ms, then GET_EVENT: -ETIMEDOUT if none. */
 int rai_wait_event(int fd, struct rdma_addrinfo_event *ev, int timeout_ms);
 /* Wait until QUERY of handle stops saying EBUSY: 0, -ETIMEDOUT or -errno. */
@@ -151,8 +153,8 @@ unsigned int rai_lookup_release(int fd, struct rdma_addrinfo_result *res,
 				    &self->res, &self->n, &self->status))
 
 #define RAI_LOOKUP_REQ(req) \
-	ASSERT_EQ(0, rai_lookup(self->fd, req, &self->res, &self->n, \
-				&self->status))
+	ASSERT_EQ(0, rai_lookup_req(self->fd, req, &self->res, &self->n, \
+				    &self->status))
 
 /* An ASSERT that ended the test leaves the harness's trigger set. */
 #define RAI_LOOKUP_TEARDOWN() do { \
@@ -175,105 +177,4 @@ unsigned int rai_lookup_release(int fd, struct rdma_addrinfo_result *res,
 	EXPECT_EQ(0, _ev.num_results); \
 } while (0)
 
-/* ---- upcalls ---------------------------------------------------------- */
-
-/*
- * Route the dns_resolver upcall through a wrapper script that appends the
- * key id to a counter file before exec'ing /sbin/key.dns_resolver, and
- * waits while a hold file exists (to make lookups slow on demand).  Needs
- * root and a writable /etc (the VM).  0 or -errno.
- */
-int rai_upcall_counter_install(void);
-/* Restore the original request-key.conf. */
-void rai_upcall_counter_remove(void);
-/* Number of upcalls since install (lines of the counter file), or -errno. */
-long rai_upcall_count(void);
-/*
- * While held, every upcall waits in the wrapper (after being counted); the
- * hold ends with the calling process, should it die without releasing it.
- */
-int rai_upcall_hold(bool on);
-/*
- * How long an upcall may take to start: request-key, a shell and exec over
- * 9p under TCG on a busy host took more than 10 s.
- */
-#define RAI_UPCALL_START_MS	30000
-/* One line per upcall: "PROGRAM KEY-ID". */
-#define RAI_UPCALL_LOG		"/run/rai-test-upcalls"
-/* request-key.d entry of the module's own DNS helper (setup-world). */
-#define RAI_HELPER_CONF		"/etc/request-key.d/rdma-addrinfo.conf"
-/*
- * Hold, until rai_upcall_release_names() or the end of the calling process,
- * every upcall whose key description contains text (e.g. a name's tag);
- * other upcalls go on.  Needs rai_upcall_counter_install().  0 or -errno.
- */
-int rai_upcall_hold_names(const char *text);
-void rai_upcall_release_names(void);
-/* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
-int rai_upcall_wait_count(long target, int timeout_ms);
-
-/*
- * Does the system's key.dns_resolver (keyutils <= 1.6.3) report every
- * getaddrinfo() failure alike, and answer the module's keys because its
- * own helper (dns_helper, request-key.d) is not in use?  Then, per the ABI
- * header, -ENODATA and -EAGAIN arrive as -ENXIO.  *version gets the
- * version text if non-NULL.
- */
-bool rai_dns_helper_ambiguous(char *version, size_t size);
-/* Does the module ask our own helper (dns_helper=Y, request-key.d entry)? */
-bool rai_dns_helper_active(void);
-
-/* A name under the test zone that exists nowhere and was never asked. */
-const char *rai_unique_name(char *buf, size_t size, const char *tag);
-
-/*
- * Append the line "ip<TAB>name" to the guest's /etc/hosts and keep it in
- * line (size bytes) for rai_hosts_remove(): 0, or the shell's status.
- */
-int rai_hosts_add(char *line, size_t size, const char *ip, const char *name);
-/* Take a line that rai_hosts_add() appended out again (none if empty). */
-void rai_hosts_remove(const char *line);
-
-/* ---- misc ------------------------------------------------------------- */
-
-/* Environment variable or a default. */
-/* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
-long long rai_stat(const char *name);
-/* A module parameter's value, newline cut: 0 or -errno. */
-int rai_param_get(const char *name, char *buf, size_t size);
-/* Write a module parameter as `echo` would: 0 or -errno of the write. */
-int rai_param_set(const char *name, const char *value);
-
-const char *rai_env(const char *name, const char *dflt);
-/* Milliseconds of CLOCK_MONOTONIC. */
-long long rai_now_ms(void);
-/* system(3) of a formatted command: its exit status, or -1. */
-int rai_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Module unload/reload (VM only): 0 or -errno. */
-int rai_module_unload(void);
-/* insmod $RAI_REPO/rdma_addrinfo.ko with params (NULL: $RAI_MODULE_PARAMS). */
-int rai_module_load(const char *params);
-bool rai_module_loaded(void);
-
-/* Stop/restart the test DNS server (dnsmasq of the VM world). */
-int rai_dns_stop(void);
-int rai_dns_start(void);
-/*
- * What the DNS server itself answers for name/type (ns_t_a, ...): 0 with
- * records, else the resolver's h_errno (HOST_NOT_FOUND for NXDOMAIN,
- * NO_DATA, TRY_AGAIN for SERVFAIL/REFUSED or no server).
- */
-int rai_dns_server_answer(const char *name, int type);
-
-/* ---- other users ---------------------------------------------------- */
-
-/*
- * fork(); the child runs as uid (and gid uid, no supplementary groups),
- * and returns 0; the parent gets the child's pid, or -errno.
- */
-pid_t rai_fork_as(uid_t uid);
-/* Keys uid holds against its quota (/proc/key-users qnkeys), or -errno. */
-long rai_key_user_keys(uid_t uid);
-
-#endif /* RAI_TEST_H */
+#endif /* RAI_IOCTL_H */

@@ -33,13 +33,13 @@ struct resp {
 	int mad_len;
 };
 
-static void put16(u8 *p, u16 v)
+static void put_be16(u8 *p, u16 v)
 {
 	p[0] = v >> 8;
 	p[1] = v;
 }
 
-static void put32(u8 *p, u32 v)
+static void put_be32(u8 *p, u32 v)
 {
 	p[0] = v >> 24;
 	p[1] = v >> 16;
@@ -88,13 +88,13 @@ static void make_table(struct resp *r, const struct rai_sa_req *req,
 		s[1] = RAI_SA_CLASS;
 		s[2] = RAI_SA_CLASS_VERSION;
 		s[3] = req->method | RAI_SA_METHOD_RESP;
-		put16(s + RAI_SA_OFF_ATTR_ID, req->attr_id);
+		put_be16(s + RAI_SA_OFF_ATTR_ID, req->attr_id);
 		s[RAI_SA_OFF_RMPP_VERSION] = 1;
 		s[RAI_SA_OFF_RMPP_TYPE] = 1;
 		s[RAI_SA_OFF_RMPP_FLAGS] = 0x01 | (i == 0 ? 0x02 : 0) |
 					   (i == r->nseg - 1 ? 0x04 : 0);
-		put32(s + RAI_SA_OFF_RMPP_SEG, i + 1);
-		put16(s + RAI_SA_OFF_ATTR_OFFSET, stride / 8);
+		put_be32(s + RAI_SA_OFF_RMPP_SEG, i + 1);
+		put_be16(s + RAI_SA_OFF_ATTR_OFFSET, stride / 8);
 		if (data_len)
 			memcpy(s + RAI_SA_HDR_LEN, data + i * RAI_SA_SEG_DATA,
 			       left < RAI_SA_SEG_DATA ? left : RAI_SA_SEG_DATA);
@@ -113,9 +113,9 @@ static void make_get(struct resp *r, const struct rai_sa_req *req,
 	s[1] = RAI_SA_CLASS;
 	s[2] = RAI_SA_CLASS_VERSION;
 	s[3] = req->method | RAI_SA_METHOD_RESP;
-	put16(s + RAI_SA_OFF_STATUS, status);
-	put16(s + RAI_SA_OFF_ATTR_ID, req->attr_id);
-	put16(s + RAI_SA_OFF_ATTR_OFFSET, RAI_SA_PR_LEN / 8);
+	put_be16(s + RAI_SA_OFF_STATUS, status);
+	put_be16(s + RAI_SA_OFF_ATTR_ID, req->attr_id);
+	put_be16(s + RAI_SA_OFF_ATTR_OFFSET, RAI_SA_PR_LEN / 8);
 	for (unsigned int b = 0; b < RAI_SA_PR_LEN; b++)
 		s[RAI_SA_HDR_LEN + b] = rec_byte(0, b);
 	r->seg[0] = s;
@@ -123,8 +123,8 @@ static void make_get(struct resp *r, const struct rai_sa_req *req,
 	r->mad_len = RAI_SA_MAD_SIZE;
 }
 
-static int check(const struct rai_sa_req *req, struct resp *r,
-		 struct rai_sa_resp *out)
+static int check_resp(const struct rai_sa_req *req, struct resp *r,
+		      struct rai_sa_resp *out)
 {
 	return rai_sa_resp_check(req, (const u8 *const *)r->seg, r->nseg,
 				 r->mad_len, out);
@@ -181,7 +181,7 @@ static void test_tables(void)
 	rai_sa_req_service(&sr, 1, true, NULL, 0);
 
 	make_table(&r, &sr, 14, 176, 0);
-	ret = check(&sr, &r, &out);
+	ret = check_resp(&sr, &r, &out);
 	CHECK(ret == 0 && out.nrec == 14 && r.nseg == 13,
 	      "14 records: %d %u", ret, out.nrec);
 	CHECK(records_ok(&sr, &r, &out, 100), "14 records copied");
@@ -189,77 +189,79 @@ static void test_tables(void)
 	resp_free(&r);
 
 	make_table(&r, &sr, 1, 176, 0);
-	CHECK(check(&sr, &r, &out) == 0 && out.nrec == 1 &&
+	CHECK(check_resp(&sr, &r, &out) == 0 && out.nrec == 1 &&
 	      records_ok(&sr, &r, &out, 1), "1 record");
 	resp_free(&r);
 
 	make_table(&r, &sr, 5, 184, 0);	/* larger stride: future fields */
-	CHECK(check(&sr, &r, &out) == 0 && out.nrec == 5 &&
+	CHECK(check_resp(&sr, &r, &out) == 0 && out.nrec == 5 &&
 	      records_ok(&sr, &r, &out, 5), "stride 184");
 	resp_free(&r);
 
 	make_table(&r, &sr, 0, 176, 0);
-	CHECK(check(&sr, &r, &out) == -ENXIO, "empty table");
+	CHECK(check_resp(&sr, &r, &out) == -ENXIO, "empty table");
 	resp_free(&r);
 
 	make_table(&r, &sr, 3, 176, 88);
-	CHECK(check(&sr, &r, &out) == -EPROTO, "truncated mid-record");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "truncated mid-record");
 	resp_free(&r);
 
 	make_table(&r, &sr, 3, 176, -3);
-	CHECK(check(&sr, &r, &out) == -EPROTO, "3 bytes beyond last record");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO,
+	      "3 bytes beyond last record");
 	resp_free(&r);
 
 	make_table(&r, &sr, 3, 176, 0);
-	put16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 21);
-	CHECK(check(&sr, &r, &out) == -EPROTO, "stride below record size");
-	put16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 0);
-	CHECK(check(&sr, &r, &out) == -EPROTO, "attribute offset 0");
+	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 21);
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "stride below record size");
+	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 0);
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "attribute offset 0");
 	resp_free(&r);
 
 	make_table(&r, &sr, 3, 176, 0);
 	r.seg[0][RAI_SA_OFF_ATTR_ID + 1] = 0x35;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "wrong attribute");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "wrong attribute");
 	r.seg[0][RAI_SA_OFF_ATTR_ID + 1] = 0x31;
 	r.seg[0][3] = 0x81;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "wrong method");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "wrong method");
 	r.seg[0][3] = 0x92;
 	r.seg[0][2] = 1;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "wrong class version");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "wrong class version");
 	r.seg[0][2] = 2;
 	r.seg[0][1] = 0x81;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "wrong class");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "wrong class");
 	r.seg[0][1] = 3;
-	CHECK(check(&sr, &r, &out) == 0, "restored");
-	put32(r.seg[1] + RAI_SA_OFF_RMPP_SEG, 3);
-	CHECK(check(&sr, &r, &out) == -EPROTO, "segment out of order");
-	put32(r.seg[1] + RAI_SA_OFF_RMPP_SEG, 2);
+	CHECK(check_resp(&sr, &r, &out) == 0, "restored");
+	put_be32(r.seg[1] + RAI_SA_OFF_RMPP_SEG, 3);
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "segment out of order");
+	put_be32(r.seg[1] + RAI_SA_OFF_RMPP_SEG, 2);
 	r.seg[2][RAI_SA_OFF_RMPP_VERSION] = 2;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "RMPP version 2");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "RMPP version 2");
 	r.seg[2][RAI_SA_OFF_RMPP_VERSION] = 1;
 	r.seg[1][RAI_SA_OFF_RMPP_TYPE] = 2;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "RMPP type ACK");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "RMPP type ACK");
 	r.seg[1][RAI_SA_OFF_RMPP_TYPE] = 1;
 	r.seg[0][RAI_SA_OFF_RMPP_FLAGS] &= ~0x01;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "RMPP not active");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "RMPP not active");
 	r.seg[0][RAI_SA_OFF_RMPP_FLAGS] |= 0x01;
 	r.seg[1][RAI_SA_OFF_RMPP_FLAGS] |= 0x02;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "FIRST on segment 2");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "FIRST on segment 2");
 	r.seg[1][RAI_SA_OFF_RMPP_FLAGS] &= ~0x02;
 	r.nseg = 2;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "length claims 3 segments");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "length claims 3 segments");
 	r.nseg = 3;
 	r.mad_len = 40;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "mad_len below header");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "mad_len below header");
 	r.mad_len = RAI_SA_HDR_LEN + 3 * 176 + 200;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "mad_len beyond segments");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "mad_len beyond segments");
 	r.mad_len = RAI_SA_HDR_LEN + 3 * 176;
-	put16(r.seg[0] + RAI_SA_OFF_STATUS, 0x0300);
-	CHECK(check(&sr, &r, &out) == -ENXIO, "status no records");
-	put16(r.seg[0] + RAI_SA_OFF_STATUS, 0x0200);
-	CHECK(check(&sr, &r, &out) == -EREMOTEIO, "status invalid request");
-	put16(r.seg[0] + RAI_SA_OFF_STATUS, 0x000c);
-	CHECK(check(&sr, &r, &out) == -EREMOTEIO, "status unsupported");
+	put_be16(r.seg[0] + RAI_SA_OFF_STATUS, 0x0300);
+	CHECK(check_resp(&sr, &r, &out) == -ENXIO, "status no records");
+	put_be16(r.seg[0] + RAI_SA_OFF_STATUS, 0x0200);
+	CHECK(check_resp(&sr, &r, &out) == -EREMOTEIO,
+	      "status invalid request");
+	put_be16(r.seg[0] + RAI_SA_OFF_STATUS, 0x000c);
+	CHECK(check_resp(&sr, &r, &out) == -EREMOTEIO, "status unsupported");
 	resp_free(&r);
 
 	/* A non-RMPP GetTableResp: the MAD layer gives 256 bytes. */
@@ -267,7 +269,7 @@ static void test_tables(void)
 	r.seg[0][RAI_SA_OFF_RMPP_VERSION] = 0;
 	r.seg[0][RAI_SA_OFF_RMPP_FLAGS] = 0;
 	r.mad_len = RAI_SA_MAD_SIZE;
-	CHECK(check(&sr, &r, &out) == -EPROTO, "non-RMPP table");
+	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "non-RMPP table");
 	resp_free(&r);
 	CHECK(rai_sa_resp_check(&sr, NULL, 0, 56, &out) == -EPROTO,
 	      "no segment");
@@ -282,32 +284,32 @@ static void test_get(void)
 
 	rai_sa_req_path(&pr, dgid, sgid, 0);
 	make_get(&r, &pr, 0);
-	CHECK(check(&pr, &r, &out) == 0 && out.nrec == 1 &&
+	CHECK(check_resp(&pr, &r, &out) == 0 && out.nrec == 1 &&
 	      records_ok(&pr, &r, &out, 1), "path record");
-	put16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 0);
-	CHECK(check(&pr, &r, &out) == 0, "path record, offset 0");
-	put16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 26);
-	CHECK(check(&pr, &r, &out) == -EPROTO, "record beyond the MAD");
-	put16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 7);
-	CHECK(check(&pr, &r, &out) == -EPROTO, "offset below PathRecord");
-	put16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 8);
+	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 0);
+	CHECK(check_resp(&pr, &r, &out) == 0, "path record, offset 0");
+	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 26);
+	CHECK(check_resp(&pr, &r, &out) == -EPROTO, "record beyond the MAD");
+	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 7);
+	CHECK(check_resp(&pr, &r, &out) == -EPROTO, "offset below PathRecord");
+	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 8);
 	r.mad_len = 120;
-	CHECK(check(&pr, &r, &out) == -EPROTO, "short Get response");
+	CHECK(check_resp(&pr, &r, &out) == -EPROTO, "short Get response");
 	r.mad_len = RAI_SA_MAD_SIZE;
 	r.seg[0][RAI_SA_OFF_RMPP_FLAGS] = 0x07;
 	r.seg[0][RAI_SA_OFF_RMPP_VERSION] = 1;
-	CHECK(check(&pr, &r, &out) == -EPROTO, "RMPP Get response");
+	CHECK(check_resp(&pr, &r, &out) == -EPROTO, "RMPP Get response");
 	resp_free(&r);
 	make_get(&r, &pr, 0x0300);
-	CHECK(check(&pr, &r, &out) == -ENXIO, "no path");
+	CHECK(check_resp(&pr, &r, &out) == -ENXIO, "no path");
 	resp_free(&r);
 	make_get(&r, &pr, 0x0400);
-	CHECK(check(&pr, &r, &out) == -EREMOTEIO, "too many records");
+	CHECK(check_resp(&pr, &r, &out) == -EREMOTEIO, "too many records");
 	resp_free(&r);
 }
 
 /* Random headers and lengths: no crash, no over-read, sane results. */
-static void test_fuzz(void)
+static void test_fuzz_headers(void)
 {
 	unsigned int iter, bad = 0;
 	struct rai_sa_req sr;
@@ -330,7 +332,7 @@ static void test_fuzz(void)
 			r.mad_len = random() % (RAI_SA_HDR_LEN + 64 * 200);
 		if (random() % 8 == 0 && r.nseg > 1)
 			r.nseg -= 1 + random() % (r.nseg - 1);
-		ret = check(&sr, &r, &out);
+		ret = check_resp(&sr, &r, &out);
 		if (ret == 0) {
 			u8 *dst = malloc(176 * (out.nrec ? out.nrec : 1));
 
@@ -441,7 +443,7 @@ int main(void)
 	test_requests();
 	test_tables();
 	test_get();
-	test_fuzz();
+	test_fuzz_headers();
 	test_send_status();
 	test_addr_install();
 	printf("%d passed, %d failed\n", pass, fail);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * The host unit tests of kernel code (selftests/sa/sa_wire_unit.c,
- * selftests/source/source_link_unit.c): CHECK(cond, fmt, ...) counts a
+ * The host unit tests of kernel code (selftests/host/NAME_unit.c, each
+ * built with kernel/NAME.c): CHECK(cond, fmt, ...) counts a
  * pass or prints "not ok FILE:LINE: message" and counts a failure;
  * UNIT_SUMMARY() prints "N passed, N failed" (what selftests/check
  * counts) and is the exit status of main().
