@@ -311,7 +311,7 @@ static s64 rai_dns_take_until(char *list)
  * its records (@list's until): such a key is read once more to
  * invalidate it, and the name asked for again.  An answer that is past
  * its records' TTL even so (a helper slower than the TTL) is used as it
- * is, kept nowhere: *@expiry 0 then.
+ * is, kept nowhere: *@valid 0 then.  *@expiry: the key's own.
  */
 static int rai_dns_helper_query(struct net *net, const char *name, u32 len,
 				char **list, time64_t *expiry, time64_t *valid,
@@ -334,7 +334,7 @@ static int rai_dns_helper_query(struct net *net, const char *name, u32 len,
 		until = rai_dns_take_until(*list);
 		if (!until)
 			return ret;
-		if (until > ktime_get_real_ns() / NSEC_PER_MSEC) {
+		if (until > ktime_to_ms(ktime_get_real())) {
 			until = div_s64(until, MSEC_PER_SEC);
 			if (!*valid || until < *valid)
 				*valid = until;
@@ -691,8 +691,9 @@ static void rai_dns_remember(const struct net *net, bool helper,
 	if (ret == -ENXIO || ret == -ENODATA)
 		answer.expiry = ktime_get_real_seconds() +
 				rai_dns_negative_ttl();
-	else if (ret < 0 || expiry <= ktime_get_real_seconds())
-		return;	/* temporary, no lifetime, or past its records' TTL */
+	else if (ret < 0)
+		return;		/* temporary */
+	/* rai_dns_cache_store() keeps nothing without a lifetime left. */
 	rai_dns_cache_store(net, helper, name, len, &answer);
 }
 

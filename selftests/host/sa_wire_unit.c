@@ -12,20 +12,7 @@
 #include <string.h>
 
 #include "sa_wire.h"
-
-static int pass, fail;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (cond) {						\
-			pass++;						\
-		} else {						\
-			fail++;						\
-			printf("not ok %s:%d: ", __FILE__, __LINE__);	\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-		}							\
-	} while (0)
+#include "unit_check.h"
 
 struct resp {
 	u8 *seg[64];
@@ -446,6 +433,5 @@ int main(void)
 	test_fuzz_headers();
 	test_send_status();
 	test_addr_install();
-	printf("%d passed, %d failed\n", pass, fail);
-	return fail ? 1 : 0;
+	return UNIT_SUMMARY();
 }

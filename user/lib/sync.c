@@ -31,6 +31,18 @@
 /* Results room on the stack: most names have a few addresses. */
 #define RAI_STACK_RESULTS	8
 
+/* A synchronous RESOLVE of @req->cmd: the ioctl's return, errno set. */
+static int rai_resolve_ioctl(int fd, struct rai_request *req)
+{
+	int ret;
+
+	do {
+		req->cmd.handle = 0;
+		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
+	} while (ret && errno == EINTR);	/* the request is gone: again */
+	return ret;
+}
+
 /* One RESOLVE_SYNC|RESULTS into @room entries at @results: 0 or -errno. */
 static int rai_resolve_into(int fd, struct rai_request *req,
 			    struct rdma_addrinfo_result *results,
@@ -42,10 +54,7 @@ static int rai_resolve_into(int fd, struct rai_request *req,
 			 RDMA_ADDRINFO_RESOLVE_RESULTS;
 	req->cmd.context = (uintptr_t)results;
 	req->cmd.result_count = room;
-	do {
-		req->cmd.handle = 0;
-		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
-	} while (ret && errno == EINTR);	/* the request is gone: again */
+	ret = rai_resolve_ioctl(fd, req);
 	req->cmd.context = 0;
 	req->cmd.result_count = 0;
 	return ret ? -errno : 0;
@@ -115,10 +124,7 @@ int rai_resolve_sync(int fd, struct rai_request *req,
 	if (ret != RAI_NOT_ONE_CALL)
 		return ret;
 	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC;
-	do {
-		req->cmd.handle = 0;
-		ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd);
-	} while (ret && errno == EINTR);	/* the request is gone: again */
+	ret = rai_resolve_ioctl(fd, req);
 	if (ret)
 		return rai_eai_with_errno(-errno, req->ctx);
 
