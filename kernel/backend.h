@@ -25,6 +25,12 @@ struct rai_request;
  *	request was destroyed while being started: it must be idempotent.
  *	Process context; it may not wait for the resolution; it must not
  *	free @req (the backend's own reference does that).
+ * @answer_now: optional; for a RESOLVE that returns its results (SYNC and
+ *	RESULTS): complete @req with rai_request_complete() at once if that
+ *	needs no waiting (a literal, a cached answer) and return true; else
+ *	do nothing and return false.  @req is on the ioctl's stack
+ *	(rai_request.on_stack): no handle, no work item, no timer, never
+ *	seen by another thread.  Process context, the caller's.
  */
 struct rai_backend_ops {
 	const char *name;
@@ -32,6 +38,7 @@ struct rai_backend_ops {
 	void (*prepare)(struct rai_request *req);
 	void (*start)(struct rai_request *req);
 	void (*cancel)(struct rai_request *req);
+	bool (*answer_now)(struct rai_request *req);
 };
 
 extern const struct rai_backend_ops rai_numeric_ops;

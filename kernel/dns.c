@@ -220,7 +220,7 @@ static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
 		return -ENODATA;
 	for (p = list; *p; p++)
 		n += *p == ',';
-	results = rai_results_alloc(min(n, max));
+	results = rai_results_alloc(req, min(n, max));
 	if (!results)
 		return -ENOMEM;
 
@@ -656,16 +656,18 @@ static void rai_dns_refresh(struct net *net, const char *name, u32 len);
 
 /*
  * A live answer in the cache: @req completed with it.  @first: the look
- * in RESOLVE, which also refreshes a helper's answer past half its TTL.
+ * in RESOLVE, which also refreshes a helper's answer past half its TTL;
+ * @count_miss: a miss is counted (a request's first look that can wait).
  */
-static bool rai_dns_answer_cached(struct rai_request *req, bool first)
+static bool rai_dns_answer_cached(struct rai_request *req, bool first,
+				  bool count_miss)
 {
 	bool helper = READ_ONCE(rai_dns_helper), refresh;
 	struct rai_dns_answer answer;
 	struct rai_dns_cached *entry;
 
 	entry = rai_dns_cache_get(req->file->net, helper, req->node,
-				  req->node_len, first, &answer,
+				  req->node_len, count_miss, &answer,
 				  first && helper ? &refresh : NULL);
 	if (!entry)
 		return false;
@@ -1007,7 +1009,7 @@ static void rai_dns_work(struct work_struct *work)
 		return;
 	}
 	/* Answered while this request waited for its slot. */
-	if (rai_dns_answer_cached(req, false)) {
+	if (rai_dns_answer_cached(req, false, false)) {
 		rai_dns_slot_release(req);
 		rai_dns_finish(req, NULL);
 		return;
@@ -1163,7 +1165,7 @@ static void rai_dns_start(struct rai_request *req)
 		return;
 	}
 	/* Served here, in the RESOLVE ioctl: the event is queued at once. */
-	if (rai_dns_answer_cached(req, true))
+	if (rai_dns_answer_cached(req, true, true))
 		return;
 	if (timeout_ms) {
 		rai_request_get(req);
@@ -1172,6 +1174,18 @@ static void rai_dns_start(struct rai_request *req)
 	}
 	rai_request_get(req);		/* the slot queue's */
 	rai_dns_slot_wait(req);
+}
+
+/*
+ * RESOLVE_RESULTS of a name with a live answer: served in the ioctl.  A
+ * miss is counted by the request that then goes to the resolver; a caller
+ * refused its view never gets an answer from the cache either.
+ */
+static bool rai_dns_answer_now(struct rai_request *req)
+{
+	if (!READ_ONCE(rai_dns_host_view) && !rai_dns_same_view(req))
+		return false;
+	return rai_dns_answer_cached(req, true, false);
 }
 
 /* Process context, no locks held; the caller holds a reference. */
@@ -1194,6 +1208,7 @@ const struct rai_backend_ops rai_dns_ops = {
 	.prepare = rai_dns_prepare,
 	.start = rai_dns_start,
 	.cancel = rai_dns_cancel,
+	.answer_now = rai_dns_answer_now,
 };
 
 int rai_dns_init(void)

@@ -169,7 +169,7 @@ static void rai_numeric_no_node(struct rai_request *req)
 		return;
 	}
 
-	res = rai_results_alloc(n);
+	res = rai_results_alloc(req, n);
 	if (!res) {
 		rai_request_complete(req, -ENOMEM, NULL, 0);
 		return;
@@ -204,7 +204,7 @@ static void rai_numeric_start(struct rai_request *req)
 		return;
 	}
 
-	res = rai_results_alloc(1);
+	res = rai_results_alloc(req, 1);
 	if (!res) {
 		rai_request_complete(req, -ENOMEM, NULL, 0);
 		return;
@@ -213,8 +213,16 @@ static void rai_numeric_start(struct rai_request *req)
 	rai_request_complete(req, 0, res, 1);
 }
 
+/* A literal (or no node) never waits: always answered at once. */
+static bool rai_numeric_answer_now(struct rai_request *req)
+{
+	rai_numeric_start(req);
+	return true;
+}
+
 const struct rai_backend_ops rai_numeric_ops = {
 	.name = "numeric",
 	.feature = RDMA_ADDRINFO_FEATURE_NUMERIC,
 	.start = rai_numeric_start,
+	.answer_now = rai_numeric_answer_now,
 };

@@ -98,10 +98,16 @@ void rai_request_exit(void)
 	kmem_cache_destroy(rai_request_cache);
 }
 
-struct rdma_addrinfo_result *rai_results_alloc(u32 nr)
+/*
+ * Results for @req.  Those of a request answered in its ioctl are gone
+ * when the ioctl returns: like any buffer of a system call's own, they are
+ * not charged to a memory cgroup; those that outlive it are.
+ */
+struct rdma_addrinfo_result *rai_results_alloc(const struct rai_request *req,
+					       u32 nr)
 {
 	return kvcalloc(nr, sizeof(struct rdma_addrinfo_result),
-			GFP_KERNEL_ACCOUNT);
+			req->on_stack ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
 }
 
 void rai_results_free(struct rdma_addrinfo_result *results)
@@ -423,6 +429,15 @@ void rai_request_cancel(struct rai_request *req)
 	rai_request_put(req);
 }
 
+/* The statistics and trace of a recorded completion. */
+static void rai_request_completed(struct rai_request *req, int status, u32 nr)
+{
+	trace_rai_request_complete(req, status, nr, true);
+	rai_stat_inc(RAI_STAT_COMPLETED);
+	if (status)
+		rai_stat_inc(RAI_STAT_FAILED);
+}
+
 /**
  * rai_request_complete - report the outcome of a request
  * @req: the request; the caller holds a reference
@@ -447,6 +462,21 @@ bool rai_request_complete(struct rai_request *req, int status,
 		nr = 0;
 	}
 
+	/*
+	 * Answered in the RESOLVE ioctl, which alone knows of it: no lock,
+	 * nobody to wake; it starts and completes here.
+	 */
+	if (req->on_stack) {
+		rai_stat_inc(RAI_STAT_REQUESTS);
+		trace_rai_request_start(req);
+		req->results = results;
+		req->nr_results = nr;
+		req->status = status;
+		req->state = RAI_REQ_DONE;
+		rai_request_completed(req, status, nr);
+		return true;
+	}
+
 	spin_lock_irqsave(&file->lock, flags);
 	if (req->state != RAI_REQ_PENDING) {
 		spin_unlock_irqrestore(&file->lock, flags);
@@ -464,10 +494,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 	}
 	spin_unlock_irqrestore(&file->lock, flags);
 
-	trace_rai_request_complete(req, status, nr, true);
-	rai_stat_inc(RAI_STAT_COMPLETED);
-	if (status)
-		rai_stat_inc(RAI_STAT_FAILED);
+	rai_request_completed(req, status, nr);
 	if (req->sync)
 		complete_all(&req->done);
 	else

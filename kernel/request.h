@@ -69,6 +69,8 @@ enum rai_request_state {
  * @context: resolve.context, echoed in the event
  * @state: enum rai_request_state, under @file->lock
  * @sync: RESOLVE_SYNC: completion wakes @done instead of queueing an event
+ * @on_stack: answered in the RESOLVE ioctl (rai_backend_ops.answer_now):
+ *	not allocated, never published, nothing waits on @done
  * @event_queued: on @file->events (under @file->lock)
  * @delivering: its event was taken off @file->events by a reader that has
  *	not finished copying it out (under @file->lock)
@@ -112,6 +114,7 @@ struct rai_request {
 	u64 context;
 	enum rai_request_state state;
 	bool sync;
+	bool on_stack;
 	bool event_queued;
 	bool delivering;
 	bool detached;
@@ -185,7 +188,8 @@ bool rai_events_pending(struct rai_file *file);
 u16 rai_request_family(const struct rai_request *req);
 bool rai_request_wants(const struct rai_request *req, u16 family);
 
-struct rdma_addrinfo_result *rai_results_alloc(u32 nr);
+struct rdma_addrinfo_result *rai_results_alloc(const struct rai_request *req,
+					       u32 nr);
 void rai_results_free(struct rdma_addrinfo_result *results);
 
 #endif /* _RAI_REQUEST_H */

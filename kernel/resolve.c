@@ -138,7 +138,9 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 
 /**
  * struct rai_names - node and service of a RESOLVE, copied in
- * @node: the node name, NUL-terminated (kmalloc'ed), or NULL
+ * @node: the node name, NUL-terminated (@node_buf), or NULL
+ * @node_buf: where the node is copied to: on the stack, so that a RESOLVE
+ *	answered in the ioctl allocates nothing for it
  * @service: the service string, NUL-terminated, or empty
  * @port: the service as a port (IP requests)
  * @literal: the node parsed as an address literal (rai_choose_backend());
@@ -146,6 +148,7 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
  */
 struct rai_names {
 	char *node;
+	char node_buf[RDMA_ADDRINFO_NAME_MAX + 1];
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	u16 port;
 	union rai_sockaddr literal;
@@ -153,54 +156,44 @@ struct rai_names {
 
 /*
  * Copy node and service in, before the request exists; the service of an
- * IP request is a port.  On error nothing is left to free.
+ * IP request is a port.  Everything goes to @n itself.
  */
 static int rai_copy_names(struct rai_names *n,
 			  const struct rdma_addrinfo_resolve *r)
 {
 	u32 i, port = 0;
-	int ret = -EINVAL;
 
-	memset(n, 0, sizeof(*n));
+	n->node = NULL;
+	memset(n->service, 0, sizeof(n->service));
+	n->port = 0;
+	memset(&n->literal, 0, sizeof(n->literal));
 	if (r->node) {
-		n->node = kmalloc(r->node_len + 1, GFP_KERNEL_ACCOUNT);
-		if (!n->node)
-			return -ENOMEM;
-		if (copy_from_user(n->node, u64_to_user_ptr(r->node),
-				   r->node_len)) {
-			ret = -EFAULT;
-			goto err;
-		}
-		n->node[r->node_len] = '\0';
-		if (memchr(n->node, '\0', r->node_len))
-			goto err;
+		if (copy_from_user(n->node_buf, u64_to_user_ptr(r->node),
+				   r->node_len))
+			return -EFAULT;
+		n->node_buf[r->node_len] = '\0';
+		if (memchr(n->node_buf, '\0', r->node_len))
+			return -EINVAL;
+		n->node = n->node_buf;
 	}
 	if (r->service) {
-		/* via the stack: the slab cache has no usercopy window */
 		if (copy_from_user(n->service, u64_to_user_ptr(r->service),
-				   r->service_len)) {
-			ret = -EFAULT;
-			goto err;
-		}
+				   r->service_len))
+			return -EFAULT;
 		if (memchr(n->service, '\0', r->service_len))
-			goto err;
+			return -EINVAL;
 		if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
 			return 0;
 		for (i = 0; i < r->service_len; i++) {
 			if (!isdigit(n->service[i]))
-				goto err;
+				return -EINVAL;
 			port = port * 10 + n->service[i] - '0';
 			if (port > U16_MAX)
-				goto err;
+				return -EINVAL;
 		}
 		n->port = port;
 	}
 	return 0;
-
-err:
-	kfree(n->node);
-	n->node = NULL;
-	return ret;
 }
 
 /*
@@ -245,6 +238,48 @@ rai_choose_backend(struct rai_file *file,
 }
 
 /*
+ * The query of RESOLVE @r with names @n, for backend @ops, into @req;
+ * @node: the node as @req keeps it (n->node or a copy), or NULL.
+ */
+static void rai_resolve_fill(struct rai_request *req,
+			     const struct rdma_addrinfo_resolve *r,
+			     const struct rai_names *n, char *node,
+			     const struct rai_backend_ops *ops)
+{
+	req->node = node;
+	req->node_len = r->node_len;
+	memcpy(req->service, n->service, sizeof(req->service));
+	req->service_len = r->service_len;
+	req->port = n->port;
+	req->literal = n->literal;
+	req->context = r->context;
+	req->sync = r->flags & RDMA_ADDRINFO_RESOLVE_SYNC;
+	req->ai_flags = r->ai_flags;
+	req->family = r->family;
+	req->port_space = r->port_space;
+	req->qp_type = r->qp_type;
+	req->src_len = r->src_len;
+	memcpy(req->src.bytes, r->src_addr, r->src_len);
+	req->port_num = r->port_num;
+	memcpy(req->ibdev_name, r->ibdev_name, sizeof(req->ibdev_name));
+	req->backend = ops;
+}
+
+/* RESOLVE_RESULTS: @nr results of a completed request to r->context. */
+static int rai_resolve_copy_out(const struct rdma_addrinfo_resolve *r,
+				const struct rdma_addrinfo_result *results,
+				u32 nr)
+{
+	u32 copied = min(nr, r->result_count);
+
+	if (copied &&
+	    copy_to_user(u64_to_user_ptr(r->context), results,
+			 (size_t)copied * sizeof(*results)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
  * RESOLVE_RESULTS: the results of the completed @req to r->context, then
  * the request destroyed (results stay ours through our reference).
  */
@@ -253,20 +288,50 @@ static int rai_resolve_results_out(struct rai_request *req,
 {
 	struct rai_file *file = req->file;
 	struct rdma_addrinfo_result *results;
-	u32 copied;
-	int ret = 0;
+	int ret;
 
 	spin_lock_irq(&file->lock);
 	results = req->results;
 	spin_unlock_irq(&file->lock);
-	copied = min(r->num_results, r->result_count);
-	if (copied &&
-	    copy_to_user(u64_to_user_ptr(r->context), results,
-			 (size_t)copied * sizeof(*results)))
-		ret = -EFAULT;
+	ret = rai_resolve_copy_out(r, results, r->num_results);
 	rai_request_cancel(req);
 	r->handle = 0;
 	return ret;
+}
+
+/*
+ * RESOLVE_RESULTS answered without waiting (a literal, a cached answer):
+ * by a request on the stack that nobody else ever sees.  No handle, no
+ * event, no wait; the per-file and per-user limits bound requests that
+ * outlive their ioctl, which this one does not.  Names stay the caller's.
+ *
+ * Return: 1 answered (@r updated, results copied out), 0 not without
+ * waiting (nothing done), or -errno.
+ */
+static noinline_for_stack int
+rai_resolve_now(struct rai_file *file, void __user *arg,
+		struct rdma_addrinfo_resolve *r, struct rai_names *n,
+		const struct rai_backend_ops *ops)
+{
+	struct rai_request req;
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.file = file;
+	req.on_stack = true;
+	req.state = RAI_REQ_PENDING;
+	req.started = jiffies;
+	rai_resolve_fill(&req, r, n, n->node, ops);
+	if (!ops->answer_now(&req))
+		return 0;
+	r->handle = 0;
+	r->status = req.status;
+	r->num_results = req.nr_results;
+	ret = rai_resolve_copy_out(r, req.results, req.nr_results);
+	rai_results_free(req.results);
+	if (!ret && copy_to_user(arg, r, sizeof(*r)))
+		ret = -EFAULT;
+	return ret ?: 1;
 }
 
 /* Wait for a synchronous request; on a signal it is destroyed. */
@@ -298,6 +363,7 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	struct rdma_addrinfo_resolve r;
 	struct rai_names names;
 	struct rai_request *req;
+	char *node = NULL;
 	int ret;
 
 	if (copy_from_user(&r, arg, sizeof(r)))
@@ -312,31 +378,27 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	if (ops == &rai_dns_ops) {
 		ret = rai_check_dns_name(names.node, r.node_len);
 		if (ret)
-			goto err_names;
+			return ret;
 	}
 
+	if ((r.flags & RDMA_ADDRINFO_RESOLVE_RESULTS) && ops->answer_now) {
+		ret = rai_resolve_now(file, arg, &r, &names, ops);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
+
+	/* The request outlives the stack: it keeps a copy of the node. */
+	if (names.node) {
+		node = kmemdup(names.node, r.node_len + 1, GFP_KERNEL_ACCOUNT);
+		if (!node)
+			return -ENOMEM;
+	}
 	req = rai_request_alloc(file);
 	if (IS_ERR(req)) {
-		ret = PTR_ERR(req);
-		goto err_names;
+		kfree(node);
+		return PTR_ERR(req);
 	}
-	req->node = names.node;
-	req->node_len = r.node_len;
-	memcpy(req->service, names.service, sizeof(req->service));
-	req->service_len = r.service_len;
-	req->port = names.port;
-	req->literal = names.literal;
-	req->context = r.context;
-	req->sync = r.flags & RDMA_ADDRINFO_RESOLVE_SYNC;
-	req->ai_flags = r.ai_flags;
-	req->family = r.family;
-	req->port_space = r.port_space;
-	req->qp_type = r.qp_type;
-	req->src_len = r.src_len;
-	memcpy(req->src.bytes, r.src_addr, r.src_len);
-	req->port_num = r.port_num;
-	memcpy(req->ibdev_name, r.ibdev_name, sizeof(req->ibdev_name));
-	req->backend = ops;
+	rai_resolve_fill(req, &r, &names, node, ops);
 	if (ops->prepare)
 		ops->prepare(req);
 
@@ -387,9 +449,5 @@ out_put:
 
 err_abandon:
 	rai_request_abandon(req);
-	return ret;
-
-err_names:
-	kfree(names.node);
 	return ret;
 }

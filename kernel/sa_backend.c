@@ -226,7 +226,7 @@ static void rai_sa_flow_done(void *ctx, int status, const void *records,
 		n = min_t(u32, nrec, max(READ_ONCE(rai_max_results), 1U));
 		/* The results are the caller's memory, as DNS results are. */
 		old_memcg = rai_request_charge_begin(req);
-		f->results = rai_results_alloc(n);
+		f->results = rai_results_alloc(req, n);
 		rai_request_charge_end(old_memcg);
 		if (!f->results) {
 			rai_sa_flow_end(f, -ENOMEM);

@@ -3,7 +3,9 @@
  * The one-call synchronous RESOLVE (RDMA_ADDRINFO_RESOLVE_RESULTS): the
  * results come back in the array at resolve.context, at most
  * resolve.result_count of them, num_results says how many there were, and
- * no request is left behind, whatever the outcome.
+ * no request is left behind, whatever the outcome.  A literal, or a name
+ * with a cached answer, is answered in the ioctl itself: it takes no room
+ * among the file's requests, and counts as a request all the same.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "rai_ioctl.h"
+#include "rai_world.h"
 #include "world_env.h"
 
 #define SENTINEL	0xa5
@@ -181,6 +184,96 @@ TEST_F(one, dns_name_in_one_call)
 		EXPECT_TRUE(untouched(&self->res[4]));
 		EXPECT_EQ(0, requests_held(self->fd));
 	}
+}
+
+/*
+ * A literal and a cached answer need no room on a file at its cap of
+ * requests (they wait for nothing); a name not yet known, or a RESOLVE
+ * without RESULTS, still needs a request: EMFILE.
+ */
+TEST_F(one, answered_in_the_ioctl_needs_no_room_on_a_full_file)
+{
+	struct rdma_addrinfo_resolve r;
+	char old[32], name[128];
+	__u32 handle = 0;
+
+	/* The answer for the DNS name is in the cache before the file fills. */
+	ASSERT_EQ(0, one_call(self->fd, &r, RAI_ZONE_MULTI, NULL, AF_UNSPEC,
+			      0, self->res, 8));
+	ASSERT_EQ(0, r.status);
+	ASSERT_EQ(0, rai_param_get("max_requests_per_fd", old, sizeof(old)));
+	ASSERT_EQ(0, rai_param_set("max_requests_per_fd", "1"));
+	EXPECT_EQ(0, rai_resolve_async(self->fd, RAI_WORLD_IP4_B, NULL, AF_INET,
+				       0, 1, &handle));
+	EXPECT_EQ(1, requests_held(self->fd));
+
+	EXPECT_EQ(0, one_call(self->fd, &r, RAI_WORLD_IP4_B, "4791", AF_INET,
+			      0, self->res, 8));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(1, r.num_results);
+	EXPECT_EQ(0, r.handle);
+	EXPECT_EQ(4791, rai_addr_port(self->res[0].dst_addr,
+				      self->res[0].dst_len));
+	EXPECT_EQ(0, one_call(self->fd, &r, RAI_ZONE_MULTI, NULL, AF_UNSPEC, 0,
+			      self->res, 8));
+	EXPECT_EQ(0, r.status);
+	EXPECT_EQ(4, r.num_results);
+	EXPECT_EQ(1, rai_count_dst(self->res, 4, "2001:db8::10"));
+	EXPECT_EQ(1, requests_held(self->fd));
+
+	rai_unique_name(name, sizeof(name), "full");
+	EXPECT_EQ(-EMFILE, one_call(self->fd, &r, name, NULL, AF_UNSPEC, 0,
+				    self->res, 8));
+	EXPECT_EQ(-EMFILE, rai_resolve_sync_str(self->fd, RAI_WORLD_IP4_B, NULL,
+						AF_INET, 0, &r));
+	EXPECT_EQ(1, requests_held(self->fd));
+
+	EXPECT_EQ(0, rai_param_set("max_requests_per_fd", old));
+	if (handle)
+		EXPECT_EQ(0, rai_destroy(self->fd, handle, NULL));
+	EXPECT_EQ(0, requests_held(self->fd));
+}
+
+/*
+ * Answered in the ioctl or not, a RESOLVE is one request in the counters,
+ * and one look at the DNS cache: a miss is counted once, by the request
+ * that then waits for the resolver; the answer it leaves is then a hit,
+ * a negative one too.
+ */
+TEST_F(one, answered_in_the_ioctl_counts_once)
+{
+	long long req0, done0, num0, hit0, miss0;
+	struct rdma_addrinfo_resolve r;
+	char name[128];
+
+	req0 = rai_stat("requests");
+	done0 = rai_stat("completed");
+	num0 = rai_stat("numeric");
+	ASSERT_LE(0, req0);
+	ASSERT_EQ(0, one_call(self->fd, &r, RAI_WORLD_IP4_B, NULL, AF_INET, 0,
+			      self->res, 8));
+	EXPECT_EQ(1, r.num_results);
+	EXPECT_EQ(req0 + 1, rai_stat("requests"));
+	EXPECT_EQ(done0 + 1, rai_stat("completed"));
+	EXPECT_EQ(num0 + 1, rai_stat("numeric"));
+
+	rai_unique_name(name, sizeof(name), "once");
+	hit0 = rai_stat("dns_cache_hits");
+	miss0 = rai_stat("dns_cache_misses");
+	ASSERT_EQ(0, one_call(self->fd, &r, name, NULL, AF_UNSPEC, 0,
+			      self->res, 8));
+	EXPECT_EQ(-ENXIO, r.status);
+	EXPECT_EQ(hit0, rai_stat("dns_cache_hits"));
+	EXPECT_EQ(miss0 + 1, rai_stat("dns_cache_misses"));
+	memset(self->res, SENTINEL, sizeof(self->res));
+	ASSERT_EQ(0, one_call(self->fd, &r, name, NULL, AF_UNSPEC, 0,
+			      self->res, 8));
+	EXPECT_EQ(-ENXIO, r.status);
+	EXPECT_EQ(0, r.num_results);
+	EXPECT_TRUE(untouched(&self->res[0]));
+	EXPECT_EQ(hit0 + 1, rai_stat("dns_cache_hits"));
+	EXPECT_EQ(miss0 + 1, rai_stat("dns_cache_misses"));
+	EXPECT_EQ(0, requests_held(self->fd));
 }
 
 TEST_HARNESS_MAIN

@@ -271,7 +271,10 @@ struct rdma_addrinfo_info {
  * are copied to @context and the request is destroyed; @handle is 0 on
  * return and no handle remains, whatever the outcome (-EFAULT when the
  * array cannot be written).  When @num_results exceeds @result_count the
- * rest is lost: size the array by info.max_results.
+ * rest is lost: size the array by info.max_results.  A literal, or a
+ * name whose answer the module has cached, is answered without any
+ * waiting and takes no room among the file's requests (no EMFILE, EDQUOT
+ * or ENFILE); a request that waits for a resolver does.
  */
 struct rdma_addrinfo_resolve {
 	__aligned_u64 node;
