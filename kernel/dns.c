@@ -480,7 +480,8 @@ static void rai_dns_slot_release(struct rai_request *req)
  * helper's rejection timeout (at most RAI_DNS_NEG_KEY_S assumed: request-
  * key's own and keyutils' is 60 s).  The module keeps a record of each
  * name it asked for that may have left a key, charged to the requesting
- * user until that key expires: at most dns_max_keys in all and
+ * user until that key expires (a record of a name still being asked for
+ * does not expire): at most dns_max_keys in all and
  * dns_max_keys_per_user per user.  A name with a live record is answered
  * from the keyring (no new key); a new name beyond a budget fails with
  * -EAGAIN without an upcall; beyond half a budget a positive answer's key
@@ -584,14 +585,17 @@ static struct rai_dns_key *rai_dns_key_charge(struct rai_request *req,
 	new->len = req->node_len;
 	memcpy(new->name, req->node, new->len);
 	new->nr = nr;
-	new->expiry = now + RAI_DNS_NEG_KEY_S;	/* until the answer */
+	/*
+	 * Never reaped while its upcall runs, however long: the upcall
+	 * settles (or drops) this record when it ends.
+	 */
+	new->expiry = TIME64_MAX;
 	refcount_inc(&user->ref);
 	new->user = user;
 	user->nr_keys += nr;
 	rai_dns_nr_keys += nr;
 	hash_add(rai_dns_keys, &new->hnode, hash);
 	list_add_tail(&new->entry, &rai_dns_key_list);
-	rai_dns_key_next_expiry = min(rai_dns_key_next_expiry, new->expiry);
 	spin_unlock(&rai_dns_key_lock);
 	return new;
 }

@@ -264,4 +264,58 @@ TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 90)
 	}
 }
 
+/*
+ * The record that charges a name's keys to the key budget lives while its
+ * upcall runs, however long that takes.  It used to be given 60 s until
+ * the answer: an upcall held longer saw its record reaped by the next
+ * name's charge and then wrote to it when it ended (a use after free; the
+ * keys it left were missing from the budget).
+ */
+TEST_F_TIMEOUT(small, name_record_outlives_a_slow_upcall, 300)
+{
+	struct rdma_addrinfo_event ev;
+	char name[128], helper[8];
+	int per_name;
+	long c0;
+
+	NEED_SMALL();
+
+	/* Room for a second upcall beside the held one, and no deadline. */
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, reload("max_upcalls=4 dns_timeout_ms=0"));
+	self->fd = rai_dev_open(O_NONBLOCK);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, rai_upcall_counter_install());
+	self->counter = true;
+	ASSERT_EQ(0, rai_param_get("dns_helper", helper, sizeof(helper)));
+	/* The rai: key, and the plain one should the helper be missing. */
+	per_name = helper[0] == 'Y' ? 2 : 1;
+	ASSERT_EQ(0, rai_stat("dns_keys"));
+
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, rai_upcall_hold_names("slowrec"));
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name),
+						       "slowrec"),
+				       NULL, AF_UNSPEC, 0, 1, NULL));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
+	EXPECT_EQ(per_name, rai_stat("dns_keys"));
+
+	/* Past the 60 s a record had; another name's charge reaps. */
+	sleep(62);
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name),
+						       "after"),
+				       NULL, AF_UNSPEC, 0, 2, NULL));
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000));
+	EXPECT_EQ(2, ev.context);
+	EXPECT_EQ(2 * per_name, rai_stat("dns_keys"));
+
+	rai_upcall_release_names();
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000));
+	EXPECT_EQ(1, ev.context);
+	EXPECT_EQ(2 * per_name, rai_stat("dns_keys"));
+}
+
 TEST_HARNESS_MAIN
