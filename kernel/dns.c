@@ -205,16 +205,16 @@ static int rai_dns_status(int ret)
 	}
 }
 
-/* Turn the helper's "a,b,c" into results; consumes nothing. */
-static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
+/* Turn the helper's "a,b,c" into results; @list is only read. */
+static int rai_dns_parse(struct rai_request *req, const char *list, u32 ttl,
 			 u32 origin, struct rdma_addrinfo_result **resultsp,
 			 u32 *nrp)
 {
 	u32 max = READ_ONCE(rai_max_results), n = 1, nr = 0;
 	struct rdma_addrinfo_result *results;
 	union rai_sockaddr addr;
+	const char *p, *end;
 	bool any = false;
-	char *tok, *p;
 
 	if (!*list)
 		return -ENODATA;
@@ -224,10 +224,9 @@ static int rai_dns_parse(struct rai_request *req, char *list, u32 ttl,
 	if (!results)
 		return -ENOMEM;
 
-	p = list;
-	while ((tok = strsep(&p, ",")) && nr < max) {
-		if (rai_numeric_parse_ip(req->file->net, tok, strlen(tok),
-					 &addr))
+	for (p = list; *p && nr < max; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ',');
+		if (rai_numeric_parse_ip(req->file->net, p, end - p, &addr))
 			continue;
 		any = true;
 		if (!rai_request_wants(req, addr.sa.sa_family))
@@ -639,7 +638,6 @@ static void rai_dns_complete(struct rai_request *req,
 	struct rdma_addrinfo_result *results = NULL;
 	time64_t now = ktime_get_real_seconds();
 	struct mem_cgroup *old_memcg;
-	char *list = NULL;
 	u32 nr = 0, ttl = 0;
 	int ret = answer->status;
 
@@ -647,11 +645,9 @@ static void rai_dns_complete(struct rai_request *req,
 		if (answer->expiry > now)
 			ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
 		old_memcg = rai_request_charge_begin(req);
-		list = kstrdup(answer->list, GFP_KERNEL);
-		ret = list ? rai_dns_parse(req, list, ttl, answer->origin,
-					   &results, &nr) : -ENOMEM;
+		ret = rai_dns_parse(req, answer->list, ttl, answer->origin,
+				    &results, &nr);
 		rai_request_charge_end(old_memcg);
-		kfree(list);
 	}
 	rai_request_complete(req, ret, results, nr);
 }
