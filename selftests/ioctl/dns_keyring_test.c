@@ -132,18 +132,7 @@ static const char *short_name(struct __test_metadata *_metadata,
 
 static long dmesg_count(const char *text)
 {
-	char cmd[256];
-	long n = -1;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "dmesg | grep -c '%s'", text);
-	p = popen(cmd, "re");
-	if (!p)
-		return -1;
-	if (fscanf(p, "%ld", &n) != 1)
-		n = -1;
-	pclose(p);
-	return n;
+	return rai_sh_number("dmesg | grep -c '%s'", text);
 }
 
 /* Without the helper: one IPv4 address, and the module says so. */

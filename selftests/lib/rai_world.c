@@ -392,6 +392,25 @@ int rai_sh(const char *fmt, ...)
 	return WEXITSTATUS(ret);
 }
 
+long rai_sh_number(const char *fmt, ...)
+{
+	char cmd[1024];
+	long n = -1;
+	va_list ap;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "re");
+	if (!p)
+		return -1;
+	if (fscanf(p, "%ld", &n) != 1)
+		n = -1;
+	pclose(p);
+	return n;
+}
+
 bool rai_module_loaded(void)
 {
 	return access("/sys/module/" RAI_MODULE_NAME, F_OK) == 0;

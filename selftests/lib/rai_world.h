@@ -90,6 +90,8 @@ int rai_param_set(const char *name, const char *value);
 
 /* system(3) of a formatted command: its exit status, or -1. */
 int rai_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The number a formatted command prints first on its stdout, or -1. */
+long rai_sh_number(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Module unload/reload (VM only): 0 or -errno. */
 int rai_module_unload(void);

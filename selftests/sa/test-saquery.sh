@@ -2,18 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # In the test VM: validate sa_responder with an independent SA client,
-# saquery(8) (infiniband-diags), through saquery_shim.so.
-# usage: test-saquery.sh BUILD_DIR   (sa_responder and saquery_shim.so)
+# saquery(8) (infiniband-diags), through saquery_shim.so.  It checks the
+# test world, not the module (sa_test does that): a shell script, because
+# its checks read saquery's text output.  Prints KTAP; run-suite runs it
+# beside the test programs.
+# usage: test-saquery.sh [BUILD_DIR]   (sa_responder and saquery_shim.so;
+#                                       default build/selftests/sa)
 set -u
-build=$(cd "${1:-.}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../../build/selftests/sa}" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh
+. "$here/../lib/ktap.sh"
 dev_a=${RAI_IBDEV_A:-rxe0} dev_b=${RAI_IBDEV_B:-rxe1}
 ip_a=${RAI_IP6_A:-fd00::1} ip_b=${RAI_IP6_B:-fd00::2}
 work=$(mktemp -d /run/sa-test.XXXXXX)
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok $*"; }
-nok() { fail=$((fail + 1)); echo "not ok $*"; }
+# STATUS NAME [DIAGNOSTIC]: the result, the diagnostic before it on failure.
+result() {
+	local line
+
+	if [ "$1" != 0 ] && [ -n "${3:-}" ]; then
+		while IFS= read -r line; do echo "# $line"; done <<< "$3"
+	fi
+	ktap_result "$1" "$2"
+}
 
 # Index of the RoCEv2 GID $2 on port 1 of $1.
 gid_index() {
@@ -37,28 +49,30 @@ export SA_SHIM_SGID_INDEX
 
 sq() { timeout 60 saquery -t 5000 -C "$dev_a" -P 1 "$@"; }
 
+ktap_begin 6
+
 out=$(sq SR)
 n=$(grep -c '^ServiceRecord dump' <<< "$out")
-[ "$n" = 14 ] && ok "saquery SR: 14 records (13 RMPP segments)" ||
-	nok "saquery SR: $n records"
+[ "$n" = 14 ]
+result $? "saquery SR: 14 records (13 RMPP segments), got $n"
 grep -q 'ServiceID\.*0x1000000000000002' <<< "$out" &&
 	grep -q 'ServiceName\.*svc-b' <<< "$out" &&
 	grep -q 'ServiceData8.1\.*0x1$' <<< "$out" &&
 	grep -q 'ServiceData8.8\.*0x8$' <<< "$out" &&
-	grep -q 'ServiceGID\.*fd00::2' <<< "$out" &&
-	ok "saquery SR: fields of svc-b" || nok "saquery SR: fields of svc-b"
+	grep -q 'ServiceGID\.*fd00::2' <<< "$out"
+result $? "saquery SR: fields of svc-b"
 
 out=$(sq PR --sgid-to-dgid "$ip_a-$ip_b")
 grep -q "dgid\.*$ip_b\$" <<< "$out" && grep -q "sgid\.*$ip_a\$" <<< "$out" &&
 	grep -q 'pkey\.*0xFFFF' <<< "$out" && grep -q 'mtu\.*0x84' <<< "$out" &&
 	grep -q 'rate\.*0x87' <<< "$out" &&
 	grep -q 'num_path_revers\.*0x81' <<< "$out" &&
-	grep -q 'hop_flow_raw\.*0x40' <<< "$out" &&
-	ok "saquery PR by SGID/DGID: fields" || nok "saquery PR: $out"
+	grep -q 'hop_flow_raw\.*0x40' <<< "$out"
+result $? "saquery PR by SGID/DGID: fields" "$out"
 
 out=$(sq PR --sgid-to-dgid "$ip_a-fd00::99" 2>&1)
-grep -q 'PathRecord dump' <<< "$out" && nok "saquery PR no match: $out" ||
-	ok "saquery PR unknown DGID: no record"
+! grep -q 'PathRecord dump' <<< "$out"
+result $? "saquery PR unknown DGID: no record" "$out"
 
 echo "mode=status" > "$work/ctl"
 kill "$resp"; wait "$resp" 2>/dev/null
@@ -67,13 +81,13 @@ kill "$resp"; wait "$resp" 2>/dev/null
 resp=$!
 for _ in $(seq 50); do [ -s "$work/pid2" ] && break; sleep 0.1; done
 out=$(sq SR 2>&1)
-grep -qi 'status\|fail\|error' <<< "$out" && ! grep -q 'ServiceRecord dump' <<< "$out" &&
-	ok "mode=status: saquery reports an error" || nok "mode=status: $out"
+grep -qi 'status\|fail\|error' <<< "$out" && ! grep -q 'ServiceRecord dump' <<< "$out"
+result $? "mode=status: saquery reports an error" "$out"
 c=$(cat "$work/count")
-[ "$c" -ge 1 ] && ok "MAD count file: $c" || nok "MAD count file: $c"
+[ "$c" -ge 1 ]
+result $? "MAD count file: $c"
 
 kill "$resp"; wait "$resp" 2>/dev/null
 unset LD_PRELOAD
 rm -rf "$work"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_end
