@@ -279,6 +279,9 @@ TEST_F_TIMEOUT(small, name_record_outlives_a_slow_upcall, 300)
 	long c0;
 
 	NEED_SMALL();
+	/* Key records are no ABI matter: 62 s once, not again for compat. */
+	if (sizeof(long) == 4)
+		SKIP(return, "the x86_64 program covers it");
 
 	/* Room for a second upcall beside the held one, and no deadline. */
 	close(self->fd);
