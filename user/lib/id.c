@@ -71,8 +71,7 @@ static int rai_wait_sync(struct rdma_cm_id *id, int fd)
 		rai_unlock();
 		if (done)
 			break;
-		if (poll(&pfd, 1, -1) < 0 && errno == EINTR &&
-		    !rai_signal_restarts()) {
+		if (rai_wait_fds(&pfd, 1) < 0 && errno == EINTR) {
 			rai_lock();
 			st = rai_id_find(id);
 			if (st)
