@@ -136,6 +136,14 @@ void rai_set_qp_type(struct rdma_addrinfo *list, int qp_type)
 		list->ai_qp_type = qp_type;
 }
 
+/* RAI_PASSIVE in each result's ai_flags as the hints had it. */
+void rai_set_passive(struct rdma_addrinfo *list, int passive)
+{
+	for (; list; list = list->ai_next)
+		list->ai_flags = (list->ai_flags & ~RAI_PASSIVE) |
+				 (passive ? RAI_PASSIVE : 0);
+}
+
 void rai_free_list(struct rdma_addrinfo *list)
 {
 	struct rdma_addrinfo *next;

@@ -52,13 +52,12 @@ static void rai_report_no_module(const char *why)
  * own calls instead"
  * @err: errno of rai_open_device()
  *
- * Return: 1 when the module is absent (ENODEV) or speaks another ABI
- * (EPROTONOSUPPORT) and RDMA_ADDRINFO_REQUIRE_MODULE=1 is not set.
+ * Return: 1 when the module is absent or speaks another ABI (ENODEV) and
+ * RDMA_ADDRINFO_REQUIRE_MODULE=1 is not set.
  */
 int rai_user_space(int err)
 {
-	return (err == ENODEV || err == EPROTONOSUPPORT) &&
-	       !rai_module_required();
+	return err == ENODEV && !rai_module_required();
 }
 
 /* What GET_INFO said of the one-call synchronous RESOLVE (0: absent). */
@@ -75,7 +74,14 @@ unsigned int rai_sync_results_max(void)
 	return __atomic_load_n(&rai_results_max, __ATOMIC_RELAXED);
 }
 
-/* The module must speak our ABI; else the fd is closed (EPROTONOSUPPORT). */
+/* What every call needs of the module: literals and DNS names. */
+#define RAI_FEATURES_NEEDED	(RDMA_ADDRINFO_FEATURE_NUMERIC | \
+				 RDMA_ADDRINFO_FEATURE_DNS)
+
+/*
+ * The module must speak our ABI and resolve what librdmacm resolves; else
+ * the fd is closed and it counts as absent (ENODEV).
+ */
 static int rai_check_abi(int fd)
 {
 	struct rdma_addrinfo_info info;
@@ -86,20 +92,24 @@ static int rai_check_abi(int fd)
 	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info)) {
 		snprintf(why, sizeof(why), "GET_INFO: %s: module too old",
 			 strerror(errno));
-	} else if (info.abi_version == RDMA_ADDRINFO_ABI_VERSION) {
+	} else if (info.abi_version != RDMA_ADDRINFO_ABI_VERSION) {
+		snprintf(why, sizeof(why), "module ABI %u, library ABI %u",
+			 info.abi_version, RDMA_ADDRINFO_ABI_VERSION);
+	} else if ((info.features & RAI_FEATURES_NEEDED) !=
+		   RAI_FEATURES_NEEDED) {
+		snprintf(why, sizeof(why), "module features %#x, need %#x",
+			 info.features, RAI_FEATURES_NEEDED);
+	} else {
 		if ((info.resolve_flags_supported &
 		     RDMA_ADDRINFO_RESOLVE_RESULTS) &&
 		    info.result_size == sizeof(struct rdma_addrinfo_result))
 			max = info.max_results;
 		__atomic_store_n(&rai_results_max, max, __ATOMIC_RELAXED);
 		return fd;
-	} else {
-		snprintf(why, sizeof(why), "module ABI %u, library ABI %u",
-			 info.abi_version, RDMA_ADDRINFO_ABI_VERSION);
 	}
 	rai_report_no_module(why);
 	close(fd);
-	return ERR(EPROTONOSUPPORT);
+	return ERR(ENODEV);
 }
 
 /**
@@ -107,8 +117,8 @@ static int rai_check_abi(int fd)
  * @nonblock: open it O_NONBLOCK (event channels)
  *
  * Return: the fd, or -1 with errno set: ENODEV when the module is not
- * loaded, EPROTONOSUPPORT when it speaks another ABI (either said once
- * per process, see rai_report_no_module()).
+ * loaded or speaks another ABI (either said once per process, see
+ * rai_report_no_module()).
  */
 int rai_open_device(int nonblock)
 {

@@ -9,8 +9,8 @@
  * becomes ready without a descriptor saying so), and reads channel->fd only
  * when it is readable and no other waiter is reading it, so that it never
  * sleeps in librdmacm's own read while an ADDRINFO event is waiting.  poll() is
- * never restarted by the kernel: an EINTR is returned only when a handler
- * without SA_RESTART could have run, as librdmacm's read returns it.  The
+ * never restarted by the kernel: rai_wait_fds() returns EINTR only when a
+ * handler without SA_RESTART ran, as librdmacm's read returns it.  The
  * registry lock is taken with cancellation disabled, so a cancelled waiter
  * never holds it.
  */
@@ -22,7 +22,9 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <sys/signalfd.h>
 
 #include "device.h"
 #include "err.h"
@@ -33,28 +35,138 @@
 #include "wake.h"
 
 /*
- * After an EINTR from poll(): whether librdmacm's read would have been
- * restarted, that is whether every handler that could have run (installed,
- * signal not blocked in this thread) has SA_RESTART.
+ * The handlers that could interrupt a wait of this thread (installed,
+ * signal not blocked in it), those with SA_RESTART in @restart and the
+ * others in @other.
  */
-int rai_signal_restarts(void)
+static void rai_signal_handlers(sigset_t *restart, sigset_t *other)
 {
-	int sig, saved = errno, restarts = 1;
 	struct sigaction sa;
 	sigset_t blocked;
+	int sig;
 
+	sigemptyset(restart);
+	sigemptyset(other);
 	pthread_sigmask(SIG_BLOCK, NULL, &blocked);
-	for (sig = 1; sig < NSIG && restarts; sig++) {
+	for (sig = 1; sig < NSIG; sig++) {
 		if (sigismember(&blocked, sig) == 1 ||
 		    sigaction(sig, NULL, &sa))
 			continue;	/* EINVAL: glibc's own */
 		/* Also with SA_SIGINFO (valgrind reports one so for 64). */
 		if (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN)
 			continue;
-		restarts = !!(sa.sa_flags & SA_RESTART);
+		sigaddset(sa.sa_flags & SA_RESTART ? restart : other, sig);
 	}
-	errno = saved;
-	return restarts;
+}
+
+/* A wait of rai_poll_mixed(): its signalfd and the mask to restore. */
+struct rai_mixed_wait {
+	int fd;
+	sigset_t mask;
+};
+
+/*
+ * Also when cancelled: the mask back, and with it the handlers of the
+ * signals that came and are still pending.
+ */
+static void rai_mixed_wait_end(void *arg)
+{
+	struct rai_mixed_wait *w = arg;
+
+	close(w->fd);
+	pthread_sigmask(SIG_SETMASK, &w->mask, NULL);
+}
+
+/* Whether a signal of @set is pending for this thread. */
+static int rai_signal_pending(const sigset_t *set)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return 0;
+	sigandset(&pending, &pending, set);
+	return !sigisemptyset(&pending);
+}
+
+/*
+ * Both kinds of handler could run.  Every handled signal stays blocked for
+ * the whole wait, and a signalfd of them wakes poll() when one arrives:
+ * one of @other (no SA_RESTART) ends the wait with EINTR, its handler
+ * running as the mask is restored; @restart ones have their handlers run
+ * (only they are unblocked for that moment) and the wait goes on.  So
+ * whenever a signal of @other comes during the wait, the wait ends with
+ * EINTR, as a read in the kernel ends.  (Not ppoll() with a mask:
+ * valgrind 3.19 fails it with EFAULT.)  Without a descriptor to spare for
+ * the signalfd, any EINTR is returned.  Return: as poll() with no timeout.
+ */
+static int rai_poll_mixed(struct pollfd *pfd, nfds_t nfds,
+			  const sigset_t *restart, const sigset_t *other)
+{
+	struct pollfd all[RAI_WAIT_FDS + 1];
+	struct rai_mixed_wait w;
+	sigset_t handled;
+	int n, err;
+
+	if (nfds > RAI_WAIT_FDS)
+		return ERR(EINVAL);
+	sigorset(&handled, restart, other);
+	w.fd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w.fd < 0)
+		return poll(pfd, nfds, -1);
+	memcpy(all, pfd, nfds * sizeof(*pfd));
+	all[nfds].fd = w.fd;
+	all[nfds].events = POLLIN;
+	pthread_sigmask(SIG_BLOCK, &handled, &w.mask);
+	pthread_cleanup_push(rai_mixed_wait_end, &w);
+	for (;;) {
+		n = poll(all, nfds + 1, -1);
+		if (n < 0 || !all[nfds].revents)
+			break;	/* EINTR: a handler installed meanwhile */
+		if (rai_signal_pending(other)) {
+			n = -1;
+			errno = EINTR;
+			break;
+		}
+		pthread_sigmask(SIG_UNBLOCK, restart, NULL);
+		pthread_sigmask(SIG_BLOCK, restart, NULL);
+		if (--n)
+			break;
+	}
+	err = errno;
+	pthread_cleanup_pop(1);
+	memcpy(pfd, all, nfds * sizeof(*pfd));
+	errno = err;
+	return n;
+}
+
+/**
+ * rai_wait_fds - wait for @pfd as librdmacm's blocking read waits
+ * @pfd: the descriptors (at most RAI_WAIT_FDS)
+ * @nfds: how many
+ *
+ * poll() is never restarted by the kernel, librdmacm's read is, when the
+ * handler that ran has SA_RESTART.  So a signal whose handler has
+ * SA_RESTART never ends the wait, one whose handler lacks it ends it with
+ * EINTR, whatever other handlers the process has.
+ *
+ * Return: as poll() with no timeout (never 0).
+ */
+int rai_wait_fds(struct pollfd *pfd, nfds_t nfds)
+{
+	sigset_t restart, other;
+	int n;
+
+	/* Ready already (the common case): no handlers to look at. */
+	n = poll(pfd, nfds, 0);
+	while (!n) {
+		rai_signal_handlers(&restart, &other);
+		if (!sigisemptyset(&restart) && !sigisemptyset(&other))
+			return rai_poll_mixed(pfd, nfds, &restart, &other);
+		n = poll(pfd, nfds, -1);
+		if (n < 0 && errno == EINTR && sigisemptyset(&other))
+			n = 0;	/* a handler with SA_RESTART ran */
+	}
+	return n;
 }
 
 /* @st's request completed with @kev: keep its results (registry locked). */
@@ -209,7 +321,7 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 int rai_get_event(struct rdma_event_channel *channel,
 		  struct rdma_cm_event **event)
 {
-	struct pollfd pfd[3];
+	struct pollfd pfd[RAI_WAIT_FDS];
 	struct rai_channel *ch;
 	uint64_t kicks;
 	int flags, n, ret;
@@ -235,13 +347,10 @@ int rai_get_event(struct rdma_event_channel *channel,
 		if (*event)
 			return 0;
 		pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
-		n = poll(pfd, pfd[2].fd >= 0 ? 3 : 2,
-			 flags & O_NONBLOCK ? 0 : -1);
-		if (n < 0) {
-			if (errno == EINTR && rai_signal_restarts())
-				continue;
-			return -1;
-		}
+		n = pfd[2].fd >= 0 ? 3 : 2;
+		n = flags & O_NONBLOCK ? poll(pfd, n, 0) : rai_wait_fds(pfd, n);
+		if (n < 0)
+			return -1;	/* EINTR: as librdmacm's read */
 		if (pfd[0].revents) {
 			ret = rai_get_ucma_event(ch, channel, event);
 			if (ret <= 0)

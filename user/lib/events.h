@@ -2,6 +2,7 @@
 #ifndef _RAI_EVENTS_H
 #define _RAI_EVENTS_H
 
+#include <poll.h>
 #include <rdma/rdma_cma.h>
 
 #include "registry.h"
@@ -18,7 +19,10 @@ int rai_ack_event(struct rdma_cm_event *event);
  */
 struct rai_id *rai_read_module_event(struct rai_channel *ch);
 
-/* After EINTR: whether librdmacm's own wait would have been restarted. */
-int rai_signal_restarts(void);
+/* The most descriptors rai_wait_fds() waits for. */
+#define RAI_WAIT_FDS	3
+
+/* poll(@pfd) with no timeout, ended by signals as librdmacm's read is. */
+int rai_wait_fds(struct pollfd *pfd, nfds_t nfds);
 
 #endif /* _RAI_EVENTS_H */

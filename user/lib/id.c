@@ -36,6 +36,7 @@ static int rai_start(struct rai_id *st, struct rai_channel *ch,
 	if (rai_id_save_request(st, req))
 		return -1;
 	st->qp_type = req->qp_type;
+	st->passive = req->passive;
 	req->cmd.context = (uintptr_t)st->id;
 	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;
 	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
@@ -71,8 +72,7 @@ static int rai_wait_sync(struct rdma_cm_id *id, int fd)
 		rai_unlock();
 		if (done)
 			break;
-		if (poll(&pfd, 1, -1) < 0 && errno == EINTR &&
-		    !rai_signal_restarts()) {
+		if (rai_wait_fds(&pfd, 1) < 0 && errno == EINTR) {
 			rai_lock();
 			st = rai_id_find(id);
 			if (st)

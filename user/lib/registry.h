@@ -42,6 +42,7 @@ struct rai_id {
 	int completed;			/* a request completed */
 	int status;			/* its status: 0 or -errno */
 	int qp_type;			/* its hints' QP type (0: none) */
+	int passive;			/* its hints' RAI_PASSIVE */
 	struct rdma_addrinfo_result *results;
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */

@@ -96,7 +96,9 @@ int rai_check_hints(const char *node, const char *service,
 	    !rai_qp_ps_consistent(hints->ai_qp_type, hints->ai_port_space))
 		return EAI_QPTYPE;
 	if (!node && !service && !(hints->ai_flags & RAI_PASSIVE) &&
-	    !(hints->ai_dst_addr && hints->ai_dst_len))
+	    !(hints->ai_dst_addr && hints->ai_dst_len) &&
+	    !(hints->ai_src_addr && hints->ai_src_len &&
+	      !(hints->ai_flags & RAI_SA)))
 		return EAI_NONAME;
 	return 0;
 }
@@ -188,6 +190,19 @@ int rai_build_request(struct rai_request *req, const char *node,
 			return ret;
 		node = req->node;
 		flags |= RAI_NUMERICHOST;
+	} else if (!node && !service && hints && hints->ai_src_addr &&
+		   hints->ai_src_len && !(flags & (RAI_SA | RAI_PASSIVE))) {
+		/*
+		 * A source alone (a multicast group as source): librdmacm
+		 * answers with the hints themselves; here it is the source's
+		 * numeric form, resolved passively.
+		 */
+		ret = rai_node_from_dst(req, hints->ai_src_addr,
+					hints->ai_src_len, 1);
+		if (ret)
+			return ret;
+		node = req->node;
+		flags |= RAI_NUMERICHOST | RAI_PASSIVE;
 	}
 
 	if (node) {
@@ -207,6 +222,7 @@ int rai_build_request(struct rai_request *req, const char *node,
 		cmd->port_space = ps;
 		cmd->qp_type = rai_kernel_qp_type(qp_type);
 		req->qp_type = qp_type;
+		req->passive = !!(hints->ai_flags & RAI_PASSIVE);
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
 		if (hints->ai_src_addr && hints->ai_src_len) {

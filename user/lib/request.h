@@ -11,6 +11,7 @@ struct rai_request {
 	struct rdma_addrinfo_resolve cmd;
 	unsigned int ctx;				/* RAI_CTX_* */
 	int qp_type;		/* the hints' own (XRC types are RC in cmd) */
+	int passive;		/* the hints' RAI_PASSIVE (cmd may add it) */
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	char node[INET6_ADDRSTRLEN + 16];		/* from ai_dst_addr */
 };

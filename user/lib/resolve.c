@@ -118,6 +118,8 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 		/* The caller's QP type, as rdma_getaddrinfo() gives it. */
 		if (!ret && st->qp_type)
 			rai_set_qp_type(*info, st->qp_type);
+		if (!ret)
+			rai_set_passive(*info, st->passive);
 	}
 	rai_unlock();
 	return ret;

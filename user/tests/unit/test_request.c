@@ -19,6 +19,19 @@ TEST(hints_without_node_service_or_passive_is_eai_noname)
 	ASSERT_EQ(EAI_NONAME, rai_check_hints(NULL, NULL, &hints));
 }
 
+TEST(a_source_alone_is_enough_but_not_for_sa)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_addrinfo hints = {
+		.ai_src_addr = (struct sockaddr *)&src,
+		.ai_src_len = sizeof(src),
+	};
+
+	ASSERT_EQ(0, rai_check_hints(NULL, NULL, &hints));
+	hints.ai_flags = RAI_SA;
+	ASSERT_EQ(EAI_NONAME, rai_check_hints(NULL, NULL, &hints));
+}
+
 TEST(passive_hints_alone_are_enough)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };

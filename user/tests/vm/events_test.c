@@ -30,6 +30,7 @@
 FIXTURE(ev) {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
+	pid_t frozen_dns;	/* the test zone's DNS server, SIGSTOPped */
 };
 
 FIXTURE_SETUP(ev)
@@ -41,6 +42,8 @@ FIXTURE_SETUP(ev)
 
 FIXTURE_TEARDOWN(ev)
 {
+	if (self->frozen_dns)
+		kill(self->frozen_dns, SIGCONT);
 	if (self->id)
 		rdma_destroy_id(self->id);
 	if (self->ch)
@@ -457,6 +460,179 @@ TEST_F_TIMEOUT(ev, a_signal_without_sa_restart_interrupts_a_wait, 60)
 	EXPECT_EQ(EINTR, errno);
 	EXPECT_EQ(1, alarms);
 	alarms_stop();
+}
+
+/*
+ * Two handlers at once, as in a program with a timer (SIGALRM every 10 ms,
+ * SA_RESTART) and a shutdown signal (SIGUSR1, no SA_RESTART), both sent
+ * to the waiting thread itself.  librdmacm's blocking read is restarted
+ * by the first and ended with EINTR by the second, so the timer must end
+ * no wait of rdma_get_cm_event() or of a synchronous id's
+ * rdma_resolve_addrinfo() (librdmacm 60+'s also waits in
+ * rdma_get_cm_event()), and SIGUSR1 must end both with EINTR;
+ * rdma_getaddrinfo() never returns EINTR (glibc's getaddrinfo() does
+ * not).
+ */
+static volatile sig_atomic_t usr1s;
+
+static void count_usr1(int sig)
+{
+	(void)sig;
+	usr1s++;
+}
+
+/* A POSIX timer sending @sig to this thread every @ms.  Return: 0 or -1. */
+static int thread_ticks(timer_t *t, int sig, int ms)
+{
+	struct sigevent sev = {
+		.sigev_notify = SIGEV_THREAD_ID,
+		.sigev_signo = sig,
+	};
+	struct itimerspec its = {
+		.it_value.tv_nsec = ms * 1000000L,
+		.it_interval.tv_nsec = ms * 1000000L,
+	};
+
+	sev._sigev_un._tid = gettid();	/* glibc has no macro for it */
+	if (timer_create(CLOCK_MONOTONIC, &sev, t))
+		return -1;
+	return timer_settime(*t, 0, &its, NULL);
+}
+
+/*
+ * Freeze the test zone's DNS server (setup-world's dnsmasq), so that a
+ * fresh name waits for the module's dns_timeout_ms (20 s by default).
+ * Return: its pid, or 0.
+ */
+static pid_t freeze_dns_server(void)
+{
+	pid_t pid = rai_dns_server_pid();
+
+	return pid > 0 && !kill(pid, SIGSTOP) ? pid : 0;
+}
+
+/* A thread sending SIGUSR1 to @tid once it sleeps (in the call's wait). */
+struct interrupter {
+	pthread_t target, thread;
+	pid_t tid;
+};
+
+static int thread_sleeps(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+static void *interrupter_main(void *arg)
+{
+	struct interrupter *in = arg;
+	int asleep = 0;
+
+	/* Asleep on three looks 20 ms apart: not a passing lock or read. */
+	while (asleep < 3) {
+		usleep(20000);
+		asleep = thread_sleeps(in->tid) ? asleep + 1 : 0;
+	}
+	pthread_kill(in->target, SIGUSR1);
+	return NULL;
+}
+
+static int interrupter_start(struct interrupter *in)
+{
+	sigset_t all, old;
+	int ret;
+
+	in->target = pthread_self();
+	in->tid = gettid();
+	/* Its own signals go to the waiting thread alone. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&in->thread, NULL, interrupter_main, in);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret ? -1 : 0;
+}
+
+TEST_F_TIMEOUT(ev, sa_restart_and_other_handlers_each_as_librdmacm, 120)
+{
+	struct sigaction restart = { .sa_handler = on_alarm,
+				     .sa_flags = SA_RESTART };
+	struct sigaction other = { .sa_handler = count_usr1 };
+	struct rdma_addrinfo *res = NULL;
+	struct interrupter in;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *sync;
+	timer_t ticks;
+	char name[96];
+	int ret;
+
+	sigemptyset(&restart.sa_mask);
+	sigemptyset(&other.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGALRM, &restart, NULL));
+	ASSERT_EQ(0, sigaction(SIGUSR1, &other, NULL));
+	ASSERT_EQ(0, thread_ticks(&ticks, SIGALRM, 10));
+	ASSERT_EQ(0, rdma_create_id(NULL, &sync, NULL, RDMA_PS_TCP));
+
+	/* The timer alone: every wait ends with its result. */
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ret = rdma_get_cm_event(self->ch, &ev);
+	EXPECT_EQ(0, ret) TH_LOG("rdma_get_cm_event: %s after %d alarms",
+				 strerror(errno), (int)alarms);
+	if (!ret)
+		expect_addrinfo_event(_metadata, ev, self->id, 0);
+	errno = 0;
+	EXPECT_EQ(-1, rdma_resolve_addrinfo(sync,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	EXPECT_EQ(ENXIO, errno) TH_LOG("synchronous id: %s after %d alarms",
+				       strerror(errno), (int)alarms);
+	EXPECT_EQ(EAI_NONAME, rdma_getaddrinfo(rai_fresh_missing_name(name,
+			sizeof(name)), NULL, NULL, &res));
+	EXPECT_EQ(0, usr1s);
+
+	/* SIGUSR1 during a wait on an empty channel: EINTR. */
+	ASSERT_EQ(0, interrupter_start(&in));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_get_cm_event(self->ch, &ev));
+	EXPECT_EQ(EINTR, errno);
+	pthread_join(in.thread, NULL);
+	EXPECT_EQ(1, usr1s);
+
+	/*
+	 * And during a synchronous id's wait (long: the DNS server does not
+	 * answer): EINTR, the request gone.
+	 */
+	self->frozen_dns = freeze_dns_server();
+	ASSERT_NE(0, self->frozen_dns);
+	ASSERT_EQ(0, interrupter_start(&in));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_resolve_addrinfo(sync,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	EXPECT_EQ(EINTR, errno);
+	pthread_join(in.thread, NULL);
+	EXPECT_EQ(2, usr1s);
+	kill(self->frozen_dns, SIGCONT);
+	self->frozen_dns = 0;
+	EXPECT_EQ(0, rdma_resolve_addrinfo(sync, RAI_ZONE_PEER, NULL, NULL));
+	EXPECT_EQ(0, rdma_query_addrinfo(sync, &res));
+	rdma_freeaddrinfo(res);
+
+	timer_delete(ticks);
+	signal(SIGALRM, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	EXPECT_EQ(0, rdma_destroy_id(sync));
+	EXPECT_LT(0, alarms);
+	TH_LOG("%d alarms during the waits", (int)alarms);
 }
 
 /*

@@ -106,14 +106,9 @@ static int write_param(const char *value)
 
 FIXTURE_SETUP(dns_down)
 {
-	FILE *f = fopen("/run/dnsmasq.pid", "r");
-	int pid = 0;
+	pid_t pid = rai_dns_server_pid();
+	FILE *f;
 
-	if (f) {
-		if (fscanf(f, "%d", &pid) != 1)
-			pid = 0;
-		fclose(f);
-	}
 	if (pid <= 0)
 		SKIP(return, "no dnsmasq running");
 	f = fopen(DNS_TIMEOUT_PARAM, "r");

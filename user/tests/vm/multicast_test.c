@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Multicast over Soft-RoCE with the group resolved through the library, as
- * a real client does it: rdma_getaddrinfo() names the group (as destination
- * or as source, by node or by hints alone), rdma_resolve_addr() binds the
- * id to rxe0 with the fields of the result, and rdma_join_multicast() on
- * the result's group address must bring RDMA_CM_EVENT_MULTICAST_JOIN.
+ * a real client does it: rdma_getaddrinfo() (variant getaddrinfo), or
+ * rdma_resolve_addrinfo() on the id and rdma_query_addrinfo() after its
+ * event (variant resolve_addrinfo), names the group (as destination or as
+ * source, by node or by hints alone), rdma_resolve_addr() binds the id to
+ * rxe0 with the fields of the result, and rdma_join_multicast() on the
+ * result's group address must bring RDMA_CM_EVENT_MULTICAST_JOIN.
  */
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -16,6 +18,18 @@ FIXTURE(mcast) {
 	struct rdma_cm_id *id;
 	struct rdma_addrinfo *res;
 	struct sockaddr_in src, group;
+};
+
+FIXTURE_VARIANT(mcast) {
+	int on_the_id;	/* rdma_resolve_addrinfo(), not rdma_getaddrinfo() */
+};
+
+FIXTURE_VARIANT_ADD(mcast, getaddrinfo) {
+	.on_the_id = 0,
+};
+
+FIXTURE_VARIANT_ADD(mcast, resolve_addrinfo) {
+	.on_the_id = 1,
 };
 
 FIXTURE_SETUP(mcast)
@@ -55,6 +69,29 @@ static int expect_event(struct rdma_event_channel *ch,
 }
 
 /*
+ * The group, by @node or by @hints alone, into self->res: through
+ * rdma_getaddrinfo(), or through rdma_resolve_addrinfo() on the id itself
+ * (unbound yet) and rdma_query_addrinfo() after its event.
+ */
+static void resolve_group(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(mcast) *self, int on_the_id,
+			  const char *node, const struct rdma_addrinfo *hints)
+{
+	if (!on_the_id) {
+		ASSERT_EQ(0, rdma_getaddrinfo(node, NULL, hints, &self->res));
+		return;
+	}
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, node, NULL, hints)) {
+		TH_LOG("rdma_resolve_addrinfo: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, expect_event(self->ch, RDMA_CM_EVENT_ADDRINFO_RESOLVED));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &self->res)) {
+		TH_LOG("rdma_query_addrinfo: %s", strerror(errno));
+	}
+	ASSERT_NE(NULL, self->res);
+}
+
+/*
  * Bind @id to rxe0 through @local, resolve @group, join it and leave it.
  */
 static void join(struct __test_metadata *_metadata,
@@ -85,7 +122,7 @@ TEST_F(mcast, group_as_hints_destination_with_source)
 		.ai_dst_len = sizeof(self->group),
 	};
 
-	ASSERT_EQ(0, rdma_getaddrinfo(NULL, NULL, &hints, &self->res));
+	resolve_group(_metadata, self, variant->on_the_id, NULL, &hints);
 	ASSERT_EQ(sizeof(self->src), self->res->ai_src_len);
 	join(_metadata, self, self->res->ai_src_addr, self->res->ai_dst_addr);
 }
@@ -98,7 +135,7 @@ TEST_F(mcast, group_as_node_with_hints_source)
 		.ai_src_len = sizeof(self->src),
 	};
 
-	ASSERT_EQ(0, rdma_getaddrinfo(GROUP, NULL, &hints, &self->res));
+	resolve_group(_metadata, self, variant->on_the_id, GROUP, &hints);
 	ASSERT_EQ(sizeof(self->src), self->res->ai_src_len);
 	join(_metadata, self, self->res->ai_src_addr, self->res->ai_dst_addr);
 }
@@ -108,7 +145,7 @@ TEST_F(mcast, group_as_passive_source)
 	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE,
 				       .ai_port_space = RDMA_PS_UDP };
 
-	ASSERT_EQ(0, rdma_getaddrinfo(GROUP, NULL, &hints, &self->res));
+	resolve_group(_metadata, self, variant->on_the_id, GROUP, &hints);
 	join(_metadata, self, (struct sockaddr *)&self->src,
 	     self->res->ai_src_addr);
 }
@@ -121,7 +158,7 @@ TEST_F(mcast, group_as_hints_source)
 		.ai_src_len = sizeof(self->group),
 	};
 
-	ASSERT_EQ(0, rdma_getaddrinfo(NULL, NULL, &hints, &self->res));
+	resolve_group(_metadata, self, variant->on_the_id, NULL, &hints);
 	join(_metadata, self, (struct sockaddr *)&self->src,
 	     self->res->ai_src_addr);
 }

@@ -148,6 +148,20 @@ static inline const char *rai_fresh_missing_name(char *buf, size_t size)
 	return buf;
 }
 
+/* The test zone's DNS server (setup-world's dnsmasq): its pid, or 0. */
+static inline pid_t rai_dns_server_pid(void)
+{
+	FILE *f = fopen("/run/dnsmasq.pid", "r");
+	int pid = 0;
+
+	if (f) {
+		if (fscanf(f, "%d", &pid) != 1 || pid < 0)
+			pid = 0;
+		fclose(f);
+	}
+	return pid;
+}
+
 static inline int rai_count(const struct rdma_addrinfo *ai)
 {
 	int n = 0;
