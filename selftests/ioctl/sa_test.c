@@ -161,6 +161,7 @@ static bool sa_port_active(const char *dev)
 }
 
 FIXTURE(sa) {
+	char sa_gid[64];	/* sa_gid to restore ("": none) */
 	char timeout_ms[32];	/* sa_timeout_ms and sa_retries to restore */
 	char retries[32];
 	bool params_changed;
@@ -173,6 +174,8 @@ FIXTURE(sa) {
 FIXTURE_SETUP(sa)
 {
 	sa_world_cmd("stop");
+	/* Empty (no SA: -EIO) is a value too. */
+	rai_param_get("sa_gid", self->sa_gid, sizeof(self->sa_gid));
 	ASSERT_EQ(0, rai_param_set("sa_gid", SA_UNKNOWN_GID));
 	ASSERT_EQ(0, sa_world_cmd("start"))
 		TH_LOG("sa-world start: no SA responder (is selftests/sa built?)");
@@ -197,6 +200,12 @@ FIXTURE_TEARDOWN(sa)
 				    RAI_IBDEV_A, RAI_NETDEV_A));
 	}
 	sa_world_cmd("stop");
+	/*
+	 * No SA for the programs after this one, as before it: sa-world
+	 * pointed sa_gid at a responder that is gone now.
+	 */
+	EXPECT_EQ(0, rai_param_set("sa_gid", self->sa_gid[0] ? self->sa_gid :
+							  "\n"));
 	if (self->removed) {
 		for (i = 0; i < 50 && !sa_port_active(RAI_IBDEV_A); i++)
 			usleep(100000);
