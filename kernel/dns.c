@@ -1128,6 +1128,12 @@ static bool rai_dns_same_view(const struct rai_request *req)
 	return same;
 }
 
+/* May @req be answered from the host's resolver (dns_host_view, or same view)? */
+static bool rai_dns_view_ok(const struct rai_request *req)
+{
+	return READ_ONCE(rai_dns_host_view) || rai_dns_same_view(req);
+}
+
 /* A request from another view than the host's: refused, no upcall. */
 static void rai_dns_refuse_work(struct work_struct *work)
 {
@@ -1141,7 +1147,7 @@ static void rai_dns_refuse_work(struct work_struct *work)
 static void rai_dns_prepare(struct rai_request *req)
 {
 	INIT_DELAYED_WORK(&req->timeout, rai_dns_timeout);
-	if (!READ_ONCE(rai_dns_host_view) && !rai_dns_same_view(req)) {
+	if (!rai_dns_view_ok(req)) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
 		INIT_WORK(&req->work, rai_dns_refuse_work);
@@ -1183,9 +1189,7 @@ static void rai_dns_start(struct rai_request *req)
  */
 static bool rai_dns_answer_now(struct rai_request *req)
 {
-	if (!READ_ONCE(rai_dns_host_view) && !rai_dns_same_view(req))
-		return false;
-	return rai_dns_answer_cached(req, true, false);
+	return rai_dns_view_ok(req) && rai_dns_answer_cached(req, true, false);
 }
 
 /* Process context, no locks held; the caller holds a reference. */
