@@ -18,7 +18,10 @@
  * Batches: when a user's request gets a slot while more of that user's
  * requests wait for one, the names of up to dns_batch_names of them go to
  * our helper in one upcall (kernel/dns_batch.c has the format), resolved
- * there in parallel; requests for the same name share one answer.  A batch
+ * there in parallel; requests for the same name share one answer.  While
+ * the user has an upcall in progress, its waiting requests wait up to
+ * dns_batch_wait_ms more to go in one batch ("gathering") rather than take
+ * a slot each: a name asked alone is asked at once.  A batch
  * holds one slot, and only one user's names: a slow name delays no other
  * user.  Its key is read once and invalidated, and each name's answer is
  * kept in the module's cache for the TTL the helper read from DNS.  If
@@ -275,12 +278,16 @@ static int rai_dns_query_type(struct net *net, const char *type,
 
 	/*
 	 * A cached key can expire between the keyring finding it and
-	 * dns_query() checking it; asking again makes a fresh upcall.
+	 * dns_query() checking it, or be invalidated by another reader
+	 * (a stale key of our helper, read once more to drop it): that is
+	 * -ENOKEY, as for a negative key.  Asking again makes a fresh upcall,
+	 * or finds the negative key again at once.
 	 */
 	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
 		ret = dns_query(net, type, name, len, options, list, expiry,
 				invalidate);
-		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED)
+		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED &&
+		    ret != -ENOKEY)
 			break;
 	}
 	return ret;
@@ -397,11 +404,19 @@ static DEFINE_SPINLOCK(rai_dns_slot_lock);
 static LIST_HEAD(rai_dns_turns);
 static unsigned int rai_dns_slots_busy;
 
+static bool rai_dns_gathering(struct rai_user *user, unsigned long *until);
+static void rai_dns_gather_end(struct work_struct *work);
+/* Dispatches again when a user's gathering ends (see "batches" below). */
+static DECLARE_DELAYED_WORK(rai_dns_gather_work, rai_dns_gather_end);
+
 static void rai_dns_dispatch(void)
 {
 	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
+	unsigned long until, next = 0;
 	struct rai_request *req;
 	struct rai_user *user;
+	bool held = false;
+	LIST_HEAD(gathering);
 
 	lockdep_assert_held(&rai_dns_slot_lock);
 	while (rai_dns_slots_busy < rai_max_upcalls &&
@@ -411,16 +426,29 @@ static void rai_dns_dispatch(void)
 		list_del_init(&user->dns_turn);
 		if (user->nr_upcalls >= per_user)
 			continue;	/* back in turn when one of its ends */
+		if (rai_dns_gathering(user, &until)) {
+			list_add_tail(&user->dns_turn, &gathering);
+			if (!held || time_before(until, next))
+				next = until;
+			held = true;
+			continue;
+		}
 		req = list_first_entry(&user->dns_waiting, struct rai_request,
 				       slot_entry);
 		list_del_init(&req->slot_entry);
 		if (!list_empty(&user->dns_waiting))
 			list_add_tail(&user->dns_turn, &rai_dns_turns);
 		user->nr_upcalls++;
+		user->dns_dispatched = jiffies;
 		rai_dns_slots_busy++;
 		/* The queue's reference goes with the work. */
 		queue_work(rai_dns_wq, &req->work);
 	}
+	/* Users still gathering keep their place, ahead of those served. */
+	list_splice(&gathering, &rai_dns_turns);
+	if (held)
+		mod_delayed_work(rai_dns_timeout_wq, &rai_dns_gather_work,
+				 time_after(next, jiffies) ? next - jiffies : 0);
 }
 
 static void rai_dns_slot_wait(struct rai_request *req)
@@ -784,6 +812,60 @@ static atomic64_t rai_dns_batch_seq;
 static u32 rai_dns_batch_boot;
 
 /*
+ * How long a user's request waits for others to share its upcall while
+ * the user already has one in progress.  A name asked alone gets its
+ * upcall at once; names asked together, a burst of rdma_resolve_addrinfo()
+ * or threads each with a name, go in a few batches instead of a process
+ * pair each (the processes, not the names, cost the time).
+ */
+static unsigned int rai_dns_batch_wait_ms = 10;
+RAI_PARAM_RANGE(dns_batch_wait_ms, 0, 10000);
+module_param_cb(dns_batch_wait_ms, &rai_param_ops_dns_batch_wait_ms,
+		&rai_dns_batch_wait_ms, 0644);
+MODULE_PARM_DESC(dns_batch_wait_ms,
+		 "While a user has a DNS upcall in progress, its waiting requests wait up to this long for others to share their upcall; 0: a slot each at once (default 10)");
+
+/* Whether the helper is asked for batches (dns_batch_names, back-off). */
+static bool rai_dns_batches_on(void)
+{
+	return READ_ONCE(rai_dns_batch_names) >= 2 && READ_ONCE(rai_dns_helper) &&
+	       ktime_get_real_seconds() >= READ_ONCE(rai_dns_batch_off_until);
+}
+
+/*
+ * Whether @user's waiting requests should wait a little longer for others
+ * to join them in one upcall: while the user has an upcall in progress,
+ * until dns_batch_wait_ms after the oldest began to wait or after the
+ * user's last upcall started, whichever is later (that upcall's batch
+ * takes the requests waiting when it starts: the next one waits again).
+ * *@until: when that wait ends.
+ */
+static bool rai_dns_gathering(struct rai_user *user, unsigned long *until)
+{
+	unsigned int wait_ms = READ_ONCE(rai_dns_batch_wait_ms);
+	struct rai_request *req;
+	unsigned long since;
+
+	lockdep_assert_held(&rai_dns_slot_lock);
+	if (!user->nr_upcalls || !wait_ms || !rai_dns_batches_on())
+		return false;
+	req = list_first_entry(&user->dns_waiting, struct rai_request,
+			       slot_entry);
+	since = req->started;
+	if (time_after(user->dns_dispatched, since))
+		since = user->dns_dispatched;
+	*until = since + msecs_to_jiffies(wait_ms);
+	return time_before(jiffies, *until);
+}
+
+static void rai_dns_gather_end(struct work_struct *work)
+{
+	spin_lock(&rai_dns_slot_lock);
+	rai_dns_dispatch();
+	spin_unlock(&rai_dns_slot_lock);
+}
+
+/*
  * @req, which holds a slot, and the requests of its user waiting for one
  * in the same network namespace, oldest first, up to dns_batch_names, all
  * with names a batch can carry: they leave the wait with their slot
@@ -797,8 +879,7 @@ static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 	struct rai_dns_batch *batch;
 	struct rai_request *r, *tmp;
 
-	if (max < 2 || !READ_ONCE(rai_dns_helper) ||
-	    ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until) ||
+	if (!rai_dns_batches_on() ||
 	    !rai_dns_batch_name_ok(req->node, req->node_len))
 		return NULL;
 	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
@@ -1244,6 +1325,7 @@ void rai_dns_exit(void)
 {
 	struct rai_dns_key *key, *tmp;
 
+	cancel_delayed_work_sync(&rai_dns_gather_work);
 	destroy_workqueue(rai_dns_wq);
 	rai_dns_cache_exit();
 	spin_lock(&rai_dns_key_lock);

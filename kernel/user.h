@@ -23,6 +23,8 @@
  *	(kernel/dns.c, slot lock)
  * @dns_turn: link in the round-robin list of users waiting for a slot
  *	(kernel/dns.c, slot lock)
+ * @dns_dispatched: jiffies when the user's last upcall got its slot
+ *	(kernel/dns.c, slot lock; read only while @nr_upcalls is not 0)
  */
 struct rai_user {
 	struct hlist_node hnode;
@@ -33,6 +35,7 @@ struct rai_user {
 	unsigned int nr_keys;
 	struct list_head dns_waiting;
 	struct list_head dns_turn;
+	unsigned long dns_dispatched;
 };
 
 struct rai_user *rai_user_get_current(void);

@@ -63,6 +63,7 @@ FIXTURE(batch) {
 	char saved_batch[32];
 	char saved_keys[2][32];
 	char saved_timeout[32];
+	char saved_wait[32];
 	bool nobatch_conf;
 };
 
@@ -99,6 +100,13 @@ FIXTURE_SETUP(batch)
 	ASSERT_EQ(0, rai_param_get("dns_timeout_ms", self->saved_timeout,
 				   sizeof(self->saved_timeout)));
 	ASSERT_EQ(0, rai_param_set("dns_timeout_ms", "0"));
+	/*
+	 * The fillers take a slot each, at once: none waits to share an
+	 * upcall (the gathering tests set their own wait).
+	 */
+	ASSERT_EQ(0, rai_param_get("dns_batch_wait_ms", self->saved_wait,
+				   sizeof(self->saved_wait)));
+	ASSERT_EQ(0, rai_param_set("dns_batch_wait_ms", "0"));
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));
 	self->slots = info.max_upcalls_per_user &&
 		      info.max_upcalls_per_user < info.max_upcalls ?
@@ -122,9 +130,40 @@ FIXTURE_TEARDOWN(batch)
 			rai_param_set(key_params[i], self->saved_keys[i]);
 	if (self->saved_timeout[0])
 		rai_param_set("dns_timeout_ms", self->saved_timeout);
+	if (self->saved_wait[0])
+		rai_param_set("dns_batch_wait_ms", self->saved_wait);
 	rai_upcall_counter_remove();
 	if (self->fd >= 0)
 		close(self->fd);
+}
+
+/* RESOLVE each of @n names of @want on @fd, context i; fresh ones in @names. */
+static void ask_wanted(struct __test_metadata *_metadata, int fd,
+		       const struct expect *want, unsigned int n,
+		       char names[][128], const char *tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const char *name = want[i].name;
+
+		if (!name)
+			name = rai_unique_name(names[i], 128, tag);
+		ASSERT_EQ(0, rai_resolve_async(fd, name, NULL, AF_UNSPEC, 0,
+					       i, NULL));
+	}
+}
+
+/* @ev completes a request as @w says. */
+static void check_wanted(struct __test_metadata *_metadata,
+			 const struct expect *w,
+			 const struct rdma_addrinfo_event *ev)
+{
+	EXPECT_EQ(w->status, ev->status)
+		TH_LOG("%s: status %d", w->name ?: "fresh name", ev->status);
+	EXPECT_EQ(w->results, ev->num_results)
+		TH_LOG("%s: %u results", w->name ?: "fresh name",
+		       ev->num_results);
 }
 
 /*
@@ -166,15 +205,7 @@ static void resolve_behind_held_slots(struct __test_metadata *_metadata,
 					   RAI_UPCALL_START_MS))
 		TH_LOG("the fillers' upcalls did not start");
 	c1 = rai_upcall_count();
-	for (i = 0; i < n; i++) {
-		const char *name = want[i].name;
-
-		if (!name)
-			name = rai_unique_name(names[i], sizeof(names[i]),
-					       "batchnx");
-		ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL, AF_UNSPEC,
-					       0, i, NULL));
-	}
+	ask_wanted(_metadata, self->fd, want, n, names, "batchnx");
 	ASSERT_EQ(0, rai_upcall_hold(false));
 
 	while (done + fill < n + self->slots) {
@@ -183,15 +214,8 @@ static void resolve_behind_held_slots(struct __test_metadata *_metadata,
 		if (ev.context >= CTX_FILL) {
 			fill++;
 		} else {
-			const struct expect *w = &want[ev.context];
-
 			done++;
-			EXPECT_EQ(w->status, ev.status)
-				TH_LOG("%s: status %d", w->name ?: "fresh name",
-				       ev.status);
-			EXPECT_EQ(w->results, ev.num_results)
-				TH_LOG("%s: %u results", w->name ?: "fresh name",
-				       ev.num_results);
+			check_wanted(_metadata, &want[ev.context], &ev);
 		}
 		rai_destroy(self->fd, ev.handle, NULL);
 	}
@@ -461,6 +485,135 @@ TEST_F_TIMEOUT(batch, dns_batch_names_one_asks_one_name_per_upcall, 180)
 	 */
 	EXPECT_LE(q0 + self->slots + NR_ZONE_NAMES - 2,
 		  rai_stat("dns_queries"));
+}
+
+/* Wait until the counter @name reaches @target, up to @ms: its value. */
+static long long stat_wait(const char *name, long long target, int ms)
+{
+	long long v;
+
+	for (;;) {
+		v = rai_stat(name);
+		if (v >= target || ms <= 0)
+			return v;
+		usleep(20000);
+		ms -= 20;
+	}
+}
+
+/*
+ * Gathering (dns_batch_wait_ms): while the user has an upcall in
+ * progress (a held filler), its next names wait up to dns_batch_wait_ms
+ * to go together, unless a full batch of them waits.  Asks the filler,
+ * then @n names of @want with dns_batch_wait_ms=@wait_ms and
+ * dns_batch_names=@max; *@started: dns_query() calls (one per upcall,
+ * counted when the module asks, before any process starts) made for the
+ * names within @look_ms.  Then the hold ends and every request completes
+ * as @want says.  *@queries: dns_query() calls for the names in all.
+ */
+static void gather_behind_one_upcall(struct __test_metadata *_metadata,
+				     FIXTURE_DATA(batch) *self,
+				     const struct expect *want, unsigned int n,
+				     const char *wait_ms, const char *max,
+				     int look_ms, long long *started,
+				     long long *queries)
+{
+	struct rdma_addrinfo_event ev;
+	char fill[128], line[256], names[64][128];
+	unsigned int done = 0;
+	long long q1;
+	long c0;
+
+	ASSERT_GE(64, n);
+	ASSERT_EQ(0, rai_param_set("dns_batch_wait_ms", wait_ms));
+	ASSERT_EQ(0, rai_param_set("dns_batch_names", max));
+	c0 = rai_upcall_count();
+	ASSERT_LE(0, c0);
+	ASSERT_EQ(0, rai_upcall_hold(true));
+	snprintf(fill, sizeof(fill), "gatherfill-%d.rai.example", getpid());
+	ASSERT_EQ(0, rai_hosts_add(line, sizeof(line), "192.0.2.201", fill));
+	ASSERT_EQ(0, rai_resolve_async(self->fd, fill, NULL, AF_UNSPEC, 0,
+				       CTX_FILL, NULL));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS))
+		TH_LOG("the filler's upcall did not start");
+	q1 = rai_stat("dns_queries");
+	ask_wanted(_metadata, self->fd, want, n, names, "gathernx");
+	*started = stat_wait("dns_queries", q1 + 1, look_ms) - q1;
+	ASSERT_EQ(0, rai_upcall_hold(false));
+	while (done < n + 1) {
+		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000))
+			TH_LOG("%u of %u answered", done, n + 1);
+		done++;
+		if (ev.context == CTX_FILL) {
+			EXPECT_EQ(0, ev.status);
+		} else {
+			check_wanted(_metadata, &want[ev.context], &ev);
+		}
+		rai_destroy(self->fd, ev.handle, NULL);
+	}
+	*queries = rai_stat("dns_queries") - q1;
+	rai_hosts_remove(line);
+}
+
+TEST_F_TIMEOUT(batch, names_asked_behind_an_upcall_wait_to_share_one, 180)
+{
+	long long b0 = rai_stat("dns_batches"), n0 = rai_stat("dns_batched_names");
+	long long started, queries;
+
+	/* For 2 s of a 4 s wait, none of the 12 names is asked for. */
+	gather_behind_one_upcall(_metadata, self, zone_names, NR_ZONE_NAMES,
+				 "4000", "64", 2000, &started, &queries);
+	EXPECT_EQ(0, started) TH_LOG("%lld upcalls started during the wait",
+				     started);
+	/* Then one batch carries them all (two names twice: 10 names). */
+	EXPECT_EQ(1, queries);
+	EXPECT_EQ(b0 + 1, rai_stat("dns_batches"));
+	EXPECT_EQ(n0 + NR_ZONE_NAMES - 2, rai_stat("dns_batched_names"));
+}
+
+TEST_F_TIMEOUT(batch, names_beyond_a_batch_wait_for_the_next, 180)
+{
+	long long started, queries;
+
+	/*
+	 * dns_batch_names=4: the first batch starts when the filler's
+	 * upcall ends and takes four requests; the others wait again, 1 s
+	 * each time, and go four by four: three upcalls for twelve.
+	 */
+	gather_behind_one_upcall(_metadata, self, zone_names, NR_ZONE_NAMES,
+				 "1000", "4", 0, &started, &queries);
+	EXPECT_EQ(3, queries);
+}
+
+TEST_F_TIMEOUT(batch, a_name_asked_alone_does_not_wait, 120)
+{
+	struct rdma_addrinfo_event ev;
+	char name[128];
+	long long q0 = rai_stat("dns_queries");
+
+	ASSERT_LE(0, q0);
+	/* No upcall of the user in progress: its name is asked for at once. */
+	ASSERT_EQ(0, rai_param_set("dns_batch_wait_ms", "10000"));
+	ASSERT_EQ(0, rai_resolve_async(self->fd,
+				       rai_unique_name(name, sizeof(name),
+						       "alonenx"),
+				       NULL, AF_UNSPEC, 0, 1, NULL));
+	EXPECT_LT(q0, stat_wait("dns_queries", q0 + 1, 5000))
+		TH_LOG("a lone name waited for dns_batch_wait_ms");
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000));
+	EXPECT_EQ(-ENXIO, ev.status);
+	rai_destroy(self->fd, ev.handle, NULL);
+}
+
+TEST_F(batch, dns_batch_wait_ms_out_of_range_is_refused)
+{
+	char value[32];
+
+	EXPECT_EQ(-EINVAL, rai_param_set("dns_batch_wait_ms", "10001"));
+	EXPECT_EQ(-EINVAL, rai_param_set("dns_batch_wait_ms", "-1"));
+	EXPECT_EQ(0, rai_param_set("dns_batch_wait_ms", "10000"));
+	ASSERT_EQ(0, rai_param_get("dns_batch_wait_ms", value, sizeof(value)));
+	EXPECT_STREQ("10000", value);
 }
 
 TEST_F(batch, dns_batch_names_out_of_range_is_refused)
