@@ -3,7 +3,7 @@
 #
 # In the test VM: validate sa_responder with an independent SA client,
 # saquery(8) (infiniband-diags), through saquery_shim.so.  It checks the
-# test world, not the module (sa_test does that): a shell script, because
+# test world, not the module (ioctl/sa_test.c does that): a shell script, because
 # its checks read saquery's text output.  Prints KTAP; run-suite runs it
 # beside the test programs.
 # usage: test-saquery.sh [BUILD_DIR]   (sa_responder and saquery_shim.so;

@@ -363,7 +363,7 @@ TEST(ai_family_supported_families_are_inet_inet6_and_ib)
 		EXPECT_EQ(families[i], res->ai_family);
 		rdma_freeaddrinfo(res);
 	}
-	/* AF_IB: a GID literal (SA answers are AF_IB too: sa_test) */
+	/* AF_IB: a GID literal (SA answers are AF_IB too: rai_sa_test) */
 	hints.ai_flags = RAI_FAMILY | RAI_NUMERICHOST;
 	hints.ai_family = AF_IB;
 	ASSERT_EQ(0, rdma_getaddrinfo("fe80::2:3:4:5", "4791", &hints, &res));
