@@ -32,7 +32,7 @@
  *
  * Batches: the module asks for the names waiting together in one upcall, a
  * key "rai:@ID" whose callout information is "rai-batch NAME NAME ...".
- * The names are resolved in parallel, one thread each, and the key is
+ * The names are resolved in parallel, 16 at a time, and the key is
  * instantiated with one line per name after the line "rai-batch":
  *
  *   NAME ERRNO TTL LIST
@@ -81,6 +81,13 @@
 #define BATCH_NAMES_MAX		64
 #define BATCH_LIST_MAX		2048
 #define BATCH_DEADLINE_S	10
+/*
+ * Names resolved at once: a batch of 64 names at once is 128 and more
+ * queries in one burst at the server (several batches run side by side),
+ * which a server with default socket buffers drops (dnsmasq in the test
+ * world did, and the names failed after the resolver's retries).
+ */
+#define BATCH_THREADS_MAX	16
 #define BATCH_MAGIC		"rai-batch"
 #define BATCH_PREFIX		"@"
 /* A name's line: name, errno, ttl, list, three spaces and the newline. */
@@ -503,36 +510,45 @@ struct batch_name {
 	char list[BATCH_LIST_MAX];
 };
 
-/* One batch per process: the threads' answers, under its lock. */
+/*
+ * One batch per process: the names, the next one no thread has taken, and
+ * the threads' answers, under its lock.
+ */
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	unsigned int nr, left;
+	unsigned int nr, next, left;
 	struct batch_name names[BATCH_NAMES_MAX];
 } batch = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.cond = PTHREAD_COND_INITIALIZER,
 };
 
-static void *batch_resolve(void *arg)
+/* A thread of the batch: resolves the next name until none is left. */
+static void *batch_worker(void *arg)
 {
-	struct batch_name *bn = arg;
 	char list[BATCH_LIST_MAX];
-	unsigned int ttl = 0;
+	struct batch_name *bn;
+	unsigned int ttl;
 	int len;
 
-	len = resolve(bn->name, list, sizeof(list));
-	if (len > 0)
-		ttl = name_ttl(bn->name);
+	(void)arg;
 	pthread_mutex_lock(&batch.lock);
-	if (len > 0)
-		memcpy(bn->list, list, (size_t)len + 1);
-	bn->err = len > 0 ? 0 : -len;
-	bn->ttl = len > 0 ? ttl : len == -EAGAIN || len == -ENOMEM ?
-		  TEMPORARY_TTL_S : NEGATIVE_TTL_S;
-	bn->done = 1;
-	if (!--batch.left)
-		pthread_cond_signal(&batch.cond);
+	while (batch.next < batch.nr) {
+		bn = &batch.names[batch.next++];
+		pthread_mutex_unlock(&batch.lock);
+		len = resolve(bn->name, list, sizeof(list));
+		ttl = len > 0 ? name_ttl(bn->name) : 0;
+		pthread_mutex_lock(&batch.lock);
+		if (len > 0)
+			memcpy(bn->list, list, (size_t)len + 1);
+		bn->err = len > 0 ? 0 : -len;
+		bn->ttl = len > 0 ? ttl : len == -EAGAIN || len == -ENOMEM ?
+			  TEMPORARY_TTL_S : NEGATIVE_TTL_S;
+		bn->done = 1;
+		if (!--batch.left)
+			pthread_cond_signal(&batch.cond);
+	}
 	pthread_mutex_unlock(&batch.lock);
 	return NULL;
 }
@@ -548,10 +564,10 @@ static int name_ok(const char *name)
 }
 
 /*
- * Resolve the space-separated @names (modified), one thread each, and
- * write the batch answer to @out (allocated); its length, or -errno.
- * A name not done within BATCH_DEADLINE_S is answered EAGAIN; its thread
- * goes on until the process exits.
+ * Resolve the space-separated @names (modified), BATCH_THREADS_MAX at a
+ * time, and write the batch answer to @out (allocated); its length, or
+ * -errno.  A name not done within BATCH_DEADLINE_S is answered EAGAIN;
+ * its thread goes on until the process exits.
  */
 /*
  * How much of the list @list fits in @avail bytes: all of it, or up to
@@ -575,7 +591,7 @@ static long batch_answer(char *names, char **out)
 	struct timespec deadline;
 	pthread_attr_t attr;
 	size_t size, len, reserve;
-	unsigned int i;
+	unsigned int i, started;
 	pthread_t t;
 	char *tok, *save = NULL, *buf;
 
@@ -597,18 +613,12 @@ static long batch_answer(char *names, char **out)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_mutex_lock(&batch.lock);
-	for (i = 0; i < batch.nr; i++) {
-		struct batch_name *bn = &batch.names[i];
-
-		batch.left++;
-		if (pthread_create(&t, &attr, batch_resolve, bn)) {
-			bn->err = EAGAIN;	/* not started */
-			bn->ttl = TEMPORARY_TTL_S;
-			bn->done = 1;
-			batch.left--;
-		}
-	}
+	batch.left = batch.nr;
+	for (i = 0, started = 0; i < batch.nr && i < BATCH_THREADS_MAX; i++)
+		started += !pthread_create(&t, &attr, batch_worker, NULL);
 	pthread_attr_destroy(&attr);
+	if (!started)
+		batch.left = 0;	/* every name is "not done": EAGAIN */
 	while (batch.left &&
 	       pthread_cond_timedwait(&batch.cond, &batch.lock, &deadline) == 0)
 		;
