@@ -504,7 +504,7 @@ static long long stat_wait(const char *name, long long target, int ms)
 /*
  * Gathering (dns_batch_wait_ms): while the user has an upcall in
  * progress (a held filler), its next names wait up to dns_batch_wait_ms
- * to go together, unless a full batch of them waits.  Asks the filler,
+ * to go together, at most dns_batch_names to an upcall.  Asks the filler,
  * then @n names of @want with dns_batch_wait_ms=@wait_ms and
  * dns_batch_names=@max; *@started: dns_query() calls (one per upcall,
  * counted when the module asks, before any process starts) made for the
