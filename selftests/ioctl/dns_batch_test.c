@@ -487,20 +487,6 @@ TEST_F_TIMEOUT(batch, dns_batch_names_one_asks_one_name_per_upcall, 180)
 		  rai_stat("dns_queries"));
 }
 
-/* Wait until the counter @name reaches @target, up to @ms: its value. */
-static long long stat_wait(const char *name, long long target, int ms)
-{
-	long long v;
-
-	for (;;) {
-		v = rai_stat(name);
-		if (v >= target || ms <= 0)
-			return v;
-		usleep(20000);
-		ms -= 20;
-	}
-}
-
 /*
  * Gathering (dns_batch_wait_ms): while the user has an upcall in
  * progress (a held filler), its next names wait up to dns_batch_wait_ms
@@ -538,7 +524,7 @@ static void gather_behind_one_upcall(struct __test_metadata *_metadata,
 		TH_LOG("the filler's upcall did not start");
 	q1 = rai_stat("dns_queries");
 	ask_wanted(_metadata, self->fd, want, n, names, "gathernx");
-	*started = stat_wait("dns_queries", q1 + 1, look_ms) - q1;
+	*started = rai_stat_wait("dns_queries", q1 + 1, look_ms) - q1;
 	ASSERT_EQ(0, rai_upcall_hold(false));
 	while (done < n + 1) {
 		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000))
@@ -598,7 +584,7 @@ TEST_F_TIMEOUT(batch, a_name_asked_alone_does_not_wait, 120)
 				       rai_unique_name(name, sizeof(name),
 						       "alonenx"),
 				       NULL, AF_UNSPEC, 0, 1, NULL));
-	EXPECT_LT(q0, stat_wait("dns_queries", q0 + 1, 5000))
+	EXPECT_LT(q0, rai_stat_wait("dns_queries", q0 + 1, 5000))
 		TH_LOG("a lone name waited for dns_batch_wait_ms");
 	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000));
 	EXPECT_EQ(-ENXIO, ev.status);

@@ -274,6 +274,15 @@ int rai_upcall_wait_count(long target, int timeout_ms)
 	return 0;
 }
 
+long long rai_stat_wait(const char *name, long long target, int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms, v;
+
+	while ((v = rai_stat(name)) < target && rai_now_ms() < end)
+		usleep(20000);
+	return v;
+}
+
 bool rai_dns_helper_active(void)
 {
 	char line[8] = "";

@@ -64,6 +64,11 @@ int rai_upcall_hold_names(const char *text);
 void rai_upcall_release_names(void);
 /* Wait until rai_upcall_count() >= target, up to timeout_ms: 0/-ETIMEDOUT. */
 int rai_upcall_wait_count(long target, int timeout_ms);
+/*
+ * Wait until the counter @name of rai_stat() reaches @target, up to
+ * timeout_ms: its last value (below @target on a time-out).
+ */
+long long rai_stat_wait(const char *name, long long target, int timeout_ms);
 
 /*
  * Does the system's key.dns_resolver (keyutils <= 1.6.3) report every
