@@ -367,11 +367,31 @@ bool rai_request_wants(const struct rai_request *req, u16 family)
 int rai_request_publish(struct rai_request *req)
 {
 	struct rai_file *file = req->file;
+	struct xarray *xa = &file->handles;
+	u32 anchor;
 	int ret;
 
-	ret = xa_alloc_cyclic(&file->handles, &req->handle, req,
-			      XA_LIMIT(1, INT_MAX), &file->next_handle,
-			      GFP_KERNEL_ACCOUNT);
+	xa_lock(xa);
+	ret = __xa_alloc_cyclic(xa, &req->handle, req, XA_LIMIT(1, INT_MAX),
+				&file->next_handle, GFP_KERNEL_ACCOUNT);
+	/*
+	 * Cyclic handles leave the table's only entry, most of the time,
+	 * alone in its node: erasing it freed the nodes (through RCU) and
+	 * the next handle allocated them again, a quarter of an
+	 * asynchronous RESOLVE's time.  A reserved index at the end of the
+	 * current node's range keeps them; it moves on with the handles.
+	 * Reserved indices are never handed out, nor found by a lookup.
+	 */
+	anchor = req->handle | XA_CHUNK_MASK;
+	if (ret >= 0 && anchor != file->anchor) {
+		/* May drop the lock to allocate; failure costs only speed. */
+		__xa_cmpxchg(xa, anchor, NULL, XA_ZERO_ENTRY,
+			     GFP_KERNEL_ACCOUNT);
+		if (file->anchor)
+			__xa_cmpxchg(xa, file->anchor, XA_ZERO_ENTRY, NULL, 0);
+		file->anchor = anchor;
+	}
+	xa_unlock(xa);
 	return ret < 0 ? ret : 0;	/* 1: the space wrapped */
 }
 

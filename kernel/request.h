@@ -39,6 +39,8 @@ struct rai_user;
  * @nr_requests: requests held by @handles
  * @next_handle: where the cyclic handle allocation goes on (a destroyed
  *	handle is not given out again until the 31-bit space wraps)
+ * @anchor: an index of @handles reserved to keep the nodes of the current
+ *	handles allocated (rai_request_publish()), or 0; under its xa_lock
  * @ref: the file itself and every request of it hold one
  * @last_user: the user of the last RESOLVE on the file (referenced), so
  *	that a user's struct rai_user is not made anew for every request
@@ -46,6 +48,7 @@ struct rai_user;
 struct rai_file {
 	struct xarray handles;
 	u32 next_handle;
+	u32 anchor;
 	spinlock_t lock; /* events, request state */
 	struct list_head events;
 	wait_queue_head_t wait;

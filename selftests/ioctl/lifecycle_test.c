@@ -321,6 +321,71 @@ TEST_F_TIMEOUT(life, sync_resolve_of_destroyed_handle_enoent, 90)
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 }
 
+/* Handles issued by @n asynchronous numeric RESOLVEs, each destroyed at once. */
+static void issue_and_destroy(struct __test_metadata *_metadata, int fd,
+			      __u32 *handles, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, rai_resolve_async(fd, "192.0.2.7", NULL, AF_INET,
+					       RDMA_ADDRINFO_RAI_NUMERICHOST, i,
+					       &handles[i]));
+		ASSERT_NE(0, handles[i]);
+		if (i)
+			ASSERT_LT(handles[i - 1], handles[i])
+				TH_LOG("handles go up until the space wraps");
+		ASSERT_EQ(0, rai_destroy(fd, handles[i], NULL));
+	}
+}
+
+/*
+ * Every handle value that was not given out, between and beyond those
+ * that were (the table keeps indices of its own reserved), is unknown to
+ * QUERY and DESTROY, and a hostile DESTROY of all of them changes nothing
+ * for the requests made afterwards.
+ */
+TEST_F(life, handles_never_issued_are_unknown_and_harmless)
+{
+	enum { N = 200 };
+	__u32 first[N], later[N], h, top;
+	struct rdma_addrinfo_query q;
+	struct rdma_addrinfo_event ev;
+	int i, j = 0;
+
+	self->fd = rai_dev_open(0);
+	ASSERT_LE(0, self->fd);
+	issue_and_destroy(_metadata, self->fd, first, N);
+	top = first[N - 1] + 256;
+	for (h = 1; h <= top; h++) {
+		if (j < N && h == first[j]) {
+			j++;
+			continue;
+		}
+		memset(&q, 0, sizeof(q));
+		q.handle = h;
+		q.result_size = sizeof(struct rdma_addrinfo_result);
+		ASSERT_EQ(-ENOENT, rai_query(self->fd, &q)) TH_LOG("handle %u", h);
+		ASSERT_EQ(-ENOENT, rai_destroy(self->fd, h, NULL))
+			TH_LOG("handle %u", h);
+	}
+	for (h = 1; h <= top; h++)
+		ASSERT_EQ(-ENOENT, rai_destroy(self->fd, h, NULL));
+
+	issue_and_destroy(_metadata, self->fd, later, N);
+	EXPECT_LT(first[N - 1], later[0]) TH_LOG("a destroyed handle came back");
+	/* And a request still completes with its event. */
+	ASSERT_EQ(0, rai_resolve_async(self->fd, "192.0.2.7", NULL, AF_INET,
+				       RDMA_ADDRINFO_RAI_NUMERICHOST, 7, &h));
+	EXPECT_LT(later[N - 1], h);
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 5000));
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(0, ev.status);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	for (i = 0; i < N; i++)
+		EXPECT_EQ(-ENOENT, rai_destroy(self->fd, later[i], NULL));
+}
+
 TEST_F(life, two_fds_isolated)
 {
 	struct rdma_addrinfo_info info;
