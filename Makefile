@@ -72,7 +72,7 @@ user: $(KSFT_HEADERS)
 
 selftests: $(KSFT_HEADERS) test-kmod
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) BUILD=$(BUILD)/selftests
-	$(MAKE) -C selftests/sa BUILD=$(BUILD)/selftests/sa
+	$(MAKE) -C selftests/world/sa BUILD=$(BUILD)/selftests/world/sa
 
 # Test modules the VM selftests load (selftests/kmod), for KDIR like the
 # module; never installed.
@@ -120,13 +120,13 @@ fuzz: all
 	@selftests/check-debug --fuzz-only $(SECONDS)
 
 demo: all
-	selftests/vm/run -- selftests/vm/demo
+	selftests/world/run -- selftests/world/demo
 
 # Cost of a resolution through the module against librdmacm and glibc,
 # measured in the VM in one run (ratios, not absolute times, matter).
 bench: all
 	$(MAKE) -C selftests bench BUILD=$(BUILD)/selftests
-	selftests/vm/run -- selftests/bench/run $(BUILD)/selftests/bench/addrinfo_bench $(BENCH_ARGS)
+	selftests/world/run -- selftests/bench/run $(BUILD)/selftests/bench/addrinfo_bench $(BENCH_ARGS)
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

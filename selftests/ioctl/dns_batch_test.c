@@ -40,7 +40,7 @@ struct expect {
 	unsigned int results;	/* AF_UNSPEC results */
 };
 
-/* Names of the zone (selftests/vm/zone.hosts), a missing and a bare one. */
+/* Names of the zone (selftests/world/zone.hosts), a missing and a bare one. */
 static const struct expect zone_names[] = {
 	{ RAI_ZONE_MULTI, 0, 4 },
 	{ RAI_ZONE_V4ONLY, 0, 1 },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * DNS resolution through the dns_resolver upcall against the VM's dnsmasq
- * (selftests/vm/zone.hosts) and /etc/hosts: every address returned, the
+ * (selftests/world/zone.hosts) and /etc/hosts: every address returned, the
  * family filter, the failure statuses of the ABI header, the key cache,
  * and source selection for resolved destinations.
  */

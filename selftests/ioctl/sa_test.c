@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The module's SA backend against the test SA responder (selftests/sa:
- * sa-world serves records.example from RAI_IBDEV_B) over Soft-RoCE,
- * straight on the ioctls: lookups by service name and ID, an RMPP table,
- * coalescing and the cache (MADs counted at the responder), time-outs,
- * error and malformed replies, a renamed device and the device removed
- * mid-query (last: it puts the device back).
+ * The module's SA backend against the test SA responder
+ * (selftests/world/sa: sa-world serves records.example from RAI_IBDEV_B)
+ * over Soft-RoCE, straight on the ioctls: lookups by service name and ID,
+ * an RMPP table, coalescing and the cache (MADs counted at the responder),
+ * time-outs, error and malformed replies, a renamed device and the device
+ * removed mid-query (last: it puts the device back).
  *
  * Each test starts with the SA cache empty (a fresh sa_gid write drops it)
  * and a responder that answers normally and has counted no MAD yet.  A
@@ -140,17 +140,17 @@ static int sa_burst(const char *dev, unsigned int n, bool noroute,
 	return ret;
 }
 
-/* Run "selftests/sa/sa-world @args": its exit status. */
+/* Run "selftests/world/sa/sa-world @args": its exit status. */
 static int sa_world_cmd(const char *args)
 {
-	return rai_sh("%s/selftests/sa/sa-world %s >/dev/null",
+	return rai_sh("%s/selftests/world/sa/sa-world %s >/dev/null",
 		      rai_env("RAI_REPO", "."), args);
 }
 
 /* The MADs the responder received since its count was last reset, or -1. */
 static long sa_world_mads(void)
 {
-	return rai_sh_number("%s/selftests/sa/sa-world count",
+	return rai_sh_number("%s/selftests/world/sa/sa-world count",
 			     rai_env("RAI_REPO", "."));
 }
 
@@ -178,7 +178,7 @@ FIXTURE_SETUP(sa)
 	rai_param_get("sa_gid", self->sa_gid, sizeof(self->sa_gid));
 	ASSERT_EQ(0, rai_param_set("sa_gid", SA_UNKNOWN_GID));
 	ASSERT_EQ(0, sa_world_cmd("start"))
-		TH_LOG("sa-world start: no SA responder (is selftests/sa built?)");
+		TH_LOG("sa-world start: no SA responder (is selftests/world/sa built?)");
 	ASSERT_EQ(0, sa_world_cmd("mode normal"));
 	ASSERT_EQ(0, sa_world_cmd("reset"));
 }

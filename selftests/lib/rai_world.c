@@ -46,7 +46,7 @@ void rai_hosts_remove(const char *line)
 
 #define RK_CONF		"/etc/request-key.conf"
 #define RK_SAVED	"/run/rai-test-request-key.conf.orig"
-/* Our own helper's entry (selftests/vm/setup-world installs it). */
+/* Our own helper's entry (selftests/world/setup-world installs it). */
 #define RK_D_CONF	RAI_HELPER_CONF
 #define RK_D_SAVED	"/run/rai-test-request-key.d.conf.orig"
 #define UPCALL_WRAPPER	"/run/rai-test-upcall-wrapper"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * The world helpers of the rdma_addrinfo VM selftests: what a test does to
- * the world around the module (selftests/vm/setup-world builds it; its
+ * the world around the module (selftests/world/setup-world builds it; its
  * names and addresses are world_env.h): /etc/hosts lines, the request-key
  * upcall (counter, wrapper, holds), the DNS server, the module itself
  * (load, parameters, counters), shell commands and other users.  Most need

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * RAI_SA through the library, against the module's SA client and the test
- * SA responder (selftests/sa: sa-world, records.example) over Soft-RoCE:
- * the man-page statements about IB SA resolution.
+ * SA responder (selftests/world/sa: sa-world, records.example) over
+ * Soft-RoCE: the man-page statements about IB SA resolution.
  */
 #include <endian.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@ static char sa_world[PATH_MAX + 32];
 static const char *sa_world_path(void)
 {
 	return rai_repo_path(sa_world, sizeof(sa_world),
-			     "selftests/sa/sa-world");
+			     "selftests/world/sa/sa-world");
 }
 
 static int sa_world_run(const char *args)
@@ -63,7 +63,7 @@ FIXTURE_SETUP(sa)
 	if (!module_has_sa())
 		SKIP(return, "the module has no SA backend (GET_INFO features)");
 	if (!sa_world_path() || sa_world_run("start"))
-		SKIP(return, "no SA responder (build selftests/sa)");
+		SKIP(return, "no SA responder (build selftests/world/sa)");
 	self->started = 1;
 	self->ch = rdma_create_event_channel();
 	ASSERT_NE(NULL, self->ch);

@@ -2,9 +2,9 @@
 /*
  * No leak in the library: rdma-addrinfo under valgrind (definite and
  * indirect leaks and memory errors fail, as for the test programs that
- * selftests/run-suite runs under valgrind, with the same suppressions)
- * through its synchronous and asynchronous paths.  Possible leaks are
- * librdmacm's process-wide state.  Two runs only: each took one to two
+ * selftests/world/run-suite runs under valgrind, with the same
+ * suppressions) through its synchronous and asynchronous paths.  Possible
+ * leaks are librdmacm's process-wide state.  Two runs only: each took one to two
  * minutes under TCG on a busy host, and run-suite allows 300 s a program.
  */
 #include <sys/wait.h>

@@ -2,7 +2,7 @@
 /*
  * Helpers of the VM tests of librdma_addrinfo: event waiting and the
  * LD_PRELOAD variant of each test program; the test world's names and
- * addresses come from selftests/vm/world_env.h.
+ * addresses come from selftests/world/world_env.h.
  *
  * Every test program is built twice: NAME_test linked with
  * -lrdma_addrinfo -lrdmacm, and NAME_preload_test linked with -lrdmacm

@@ -3,16 +3,16 @@
 #
 # In the test VM: validate sa_responder with an independent SA client,
 # saquery(8) (infiniband-diags), through saquery_shim.so.  It checks the
-# test world, not the module (ioctl/sa_test.c does that): a shell script, because
-# its checks read saquery's text output.  Prints KTAP; run-suite runs it
-# beside the test programs.
+# test world, not the module (selftests/ioctl/sa_test.c does that): a shell
+# script, because its checks read saquery's text output.  Prints KTAP;
+# run-suite runs it beside the test programs.
 # usage: test-saquery.sh [BUILD_DIR]   (sa_responder and saquery_shim.so;
-#                                       default build/selftests/sa)
+#                                       default build/selftests/world/sa)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../../build/selftests/sa}" && pwd)
-# shellcheck source-path=SCRIPTDIR source=../lib/ktap.sh
-. "$here/../lib/ktap.sh"
+build=$(cd "${1:-$here/../../../build/selftests/world/sa}" && pwd)
+# shellcheck source-path=SCRIPTDIR source=../../lib/ktap.sh
+. "$here/../../lib/ktap.sh"
 dev_a=${RAI_IBDEV_A:-rxe0} dev_b=${RAI_IBDEV_B:-rxe1}
 ip_a=${RAI_IP6_A:-fd00::1} ip_b=${RAI_IP6_B:-fd00::2}
 work=$(mktemp -d /run/sa-test.XXXXXX)
