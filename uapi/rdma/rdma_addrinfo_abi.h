@@ -31,9 +31,9 @@
  *
  * Handles are non-zero integers, private to the file that created them; a
  * handle of another file is unknown (-ENOENT).  They are allocated
- * cyclically: a destroyed handle is not given out again before the 31-bit
- * space wraps, so an event read around a DESTROY is never mistaken for an
- * event of a newer request.  An event that another thread was still copying
+ * cyclically, going up but not always by one: a destroyed handle is not
+ * given out again before the 31-bit space wraps, so an event read around
+ * a DESTROY is never mistaken for an event of a newer request.  An event that another thread was still copying
  * out when DESTROY came is not returned (that read returns the next event
  * or none) and counts in destroy.events_dropped.
  *
