@@ -33,9 +33,10 @@
  * handle of another file is unknown (-ENOENT).  They are allocated
  * cyclically, going up but not always by one: a destroyed handle is not
  * given out again before the 31-bit space wraps, so an event read around
- * a DESTROY is never mistaken for an event of a newer request.  An event that another thread was still copying
- * out when DESTROY came is not returned (that read returns the next event
- * or none) and counts in destroy.events_dropped.
+ * a DESTROY is never mistaken for an event of a newer request.  An event
+ * that another thread was still copying out when DESTROY came is not
+ * returned (that read returns the next event or none) and counts in
+ * destroy.events_dropped.
  *
  * ABI rules
  * ---------
