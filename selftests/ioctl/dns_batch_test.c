@@ -171,18 +171,19 @@ static void check_wanted(struct __test_metadata *_metadata,
  * of @want behind them, then the hold released: every request completes
  * as @want says.  *@upcalls: upcalls made for the @n names.
  */
-static void resolve_behind_held_slots(struct __test_metadata *_metadata,
-				      FIXTURE_DATA(batch) *self,
-				      const struct expect *want, unsigned int n,
-				      long *upcalls)
+/*
+ * Hold every upcall and take each of the user's slots with one (contexts
+ * CTX_FILL + i); /etc/hosts lines of the fillers in @lines, for
+ * rai_hosts_remove().
+ */
+static void fill_slots_held(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(batch) *self, char lines[][256])
 {
 	static unsigned int seq;
-	struct rdma_addrinfo_event ev;
-	unsigned int i, done = 0, fill = 0;
-	char names[64][128], lines[64][256];
-	long c0, c1;
+	char name[128];
+	unsigned int i;
+	long c0;
 
-	ASSERT_GE(64, n);
 	ASSERT_GE(64, self->slots);
 	c0 = rai_upcall_count();
 	ASSERT_LE(0, c0);
@@ -193,17 +194,31 @@ static void resolve_behind_held_slots(struct __test_metadata *_metadata,
 	 * the key budget of the tests that follow (dns_cache_test).
 	 */
 	for (i = 0; i < self->slots; i++) {
-		snprintf(names[i], sizeof(names[i]),
-			 "batchfill-%d-%u.rai.example", getpid(), ++seq);
-		ASSERT_EQ(0, rai_hosts_add(lines[i], sizeof(lines[i]),
-					   "192.0.2.200", names[i]));
-		ASSERT_EQ(0, rai_resolve_async(self->fd, names[i], NULL,
+		snprintf(name, sizeof(name), "batchfill-%d-%u.rai.example",
+			 getpid(), ++seq);
+		ASSERT_EQ(0, rai_hosts_add(lines[i], 256, "192.0.2.200",
+					   name));
+		ASSERT_EQ(0, rai_resolve_async(self->fd, name, NULL,
 					       AF_UNSPEC, 0, CTX_FILL + i,
 					       NULL));
 	}
 	ASSERT_EQ(0, rai_upcall_wait_count(c0 + self->slots,
 					   RAI_UPCALL_START_MS))
 		TH_LOG("the fillers' upcalls did not start");
+}
+
+static void resolve_behind_held_slots(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(batch) *self,
+				      const struct expect *want, unsigned int n,
+				      long *upcalls)
+{
+	struct rdma_addrinfo_event ev;
+	unsigned int i, done = 0, fill = 0;
+	char names[64][128], lines[64][256];
+	long c1;
+
+	ASSERT_GE(64, n);
+	fill_slots_held(_metadata, self, lines);
 	c1 = rai_upcall_count();
 	ask_wanted(_metadata, self->fd, want, n, names, "batchnx");
 	ASSERT_EQ(0, rai_upcall_hold(false));
@@ -589,6 +604,102 @@ TEST_F_TIMEOUT(batch, a_name_asked_alone_does_not_wait, 120)
 	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000));
 	EXPECT_EQ(-ENXIO, ev.status);
 	rai_destroy(self->fd, ev.handle, NULL);
+}
+
+/*
+ * One batch, four fates: an answer, a failure, a request whose deadline
+ * (dns_timeout_ms, from its start) passes while the batch's upcall hangs,
+ * and one destroyed meanwhile.  Each request gets its own outcome, the
+ * destroyed one none.  The name that times out is asked for 6 s before the
+ * others and the batch is held by its name, so that its deadline alone
+ * passes during the hold.
+ */
+TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
+{
+	enum { ANSWER, FAILURE, TIMEOUT, CANCEL, NR };
+	long long b0 = rai_stat("dns_batches"), n0 = rai_stat("dns_batched_names");
+	long long x0 = rai_stat("cancelled"), q0;
+	char lines[64][256], name[NR][128];
+	struct rdma_addrinfo_event ev;
+	unsigned int fill = 0, i;
+	int status[NR];
+	__u32 handle[NR], dropped = 1;
+
+	ASSERT_LE(0, b0);
+	for (i = 0; i < NR; i++)
+		status[i] = 1;	/* no event yet */
+	ASSERT_EQ(0, rai_param_set("dns_timeout_ms", "10000"));
+	fill_slots_held(_metadata, self, lines);
+	rai_unique_name(name[TIMEOUT], sizeof(name[TIMEOUT]), "btimeout");
+	ASSERT_EQ(0, rai_resolve_async(self->fd, name[TIMEOUT], NULL,
+				       AF_UNSPEC, 0, TIMEOUT,
+				       &handle[TIMEOUT]));
+	sleep(6);
+	snprintf(name[ANSWER], sizeof(name[ANSWER]), "%s", RAI_ZONE_PEER4);
+	rai_unique_name(name[FAILURE], sizeof(name[FAILURE]), "bfailure");
+	rai_unique_name(name[CANCEL], sizeof(name[CANCEL]), "bcancel");
+	for (i = 0; i < NR; i++)
+		if (i != TIMEOUT)
+			ASSERT_EQ(0, rai_resolve_async(self->fd, name[i], NULL,
+						       AF_UNSPEC, 0, i,
+						       &handle[i]));
+	/* The fillers end; the first free slot takes the four names. */
+	q0 = rai_stat("dns_queries");
+	ASSERT_EQ(0, rai_upcall_hold_names("btimeout"));
+	ASSERT_EQ(0, rai_upcall_hold(false));
+	EXPECT_EQ(q0 + 1, rai_stat_wait("dns_queries", q0 + 1, 30000))
+		TH_LOG("the names were not asked for");
+
+	/* The fillers, and the deadline of the first name, during the hold. */
+	while (status[TIMEOUT] == 1) {
+		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 30000))
+			TH_LOG("no timeout while the batch hangs");
+		if (ev.context >= CTX_FILL) {
+			EXPECT_EQ(0, ev.status);
+			fill++;
+		} else {
+			ASSERT_EQ(TIMEOUT, ev.context)
+				TH_LOG("request %llu ended during the hold",
+				       (unsigned long long)ev.context);
+			status[TIMEOUT] = ev.status;
+		}
+		rai_destroy(self->fd, ev.handle, NULL);
+	}
+	EXPECT_EQ(-ETIMEDOUT, status[TIMEOUT]);
+	ASSERT_EQ(0, rai_destroy(self->fd, handle[CANCEL], &dropped));
+	EXPECT_EQ(0, dropped);
+	EXPECT_EQ(x0 + 1, rai_stat("cancelled"));
+
+	rai_upcall_release_names();
+	while (fill < self->slots || status[ANSWER] == 1 ||
+	       status[FAILURE] == 1) {
+		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 60000))
+			TH_LOG("%u fillers, answer %d, failure %d", fill,
+			       status[ANSWER], status[FAILURE]);
+		if (ev.context >= CTX_FILL) {
+			EXPECT_EQ(0, ev.status);
+			fill++;
+		} else {
+			ASSERT_TRUE(ev.context == ANSWER ||
+				    ev.context == FAILURE)
+				TH_LOG("an event for request %llu",
+				       (unsigned long long)ev.context);
+			status[ev.context] = ev.status;
+			if (ev.context == ANSWER)
+				EXPECT_EQ(1, ev.num_results);
+		}
+		rai_destroy(self->fd, ev.handle, NULL);
+	}
+	EXPECT_EQ(0, status[ANSWER]);
+	EXPECT_EQ(-ENXIO, status[FAILURE]);
+	/* Nothing for the destroyed request, nothing more for the late one. */
+	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 2000));
+	/* One upcall, one batch of the four names, counted once answered. */
+	EXPECT_EQ(q0 + 1, rai_stat("dns_queries"));
+	EXPECT_EQ(b0 + 1, rai_stat("dns_batches"));
+	EXPECT_EQ(n0 + NR, rai_stat("dns_batched_names"));
+	for (i = 0; i < self->slots; i++)
+		rai_hosts_remove(lines[i]);
 }
 
 TEST_F(batch, dns_batch_wait_ms_out_of_range_is_refused)
