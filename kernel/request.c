@@ -377,10 +377,11 @@ int rai_request_publish(struct rai_request *req)
 	/*
 	 * Cyclic handles leave the table's only entry, most of the time,
 	 * alone in its node: erasing it freed the nodes (through RCU) and
-	 * the next handle allocated them again, a quarter of an
-	 * asynchronous RESOLVE's time.  A reserved index at the end of the
-	 * current node's range keeps them; it moves on with the handles.
-	 * Reserved indices are never handed out, nor found by a lookup.
+	 * the next handle allocated them again, more than half of an
+	 * asynchronous RESOLVE's slab allocations.  A reserved index at the
+	 * end of the current node's range keeps them; it moves on with the
+	 * handles.  Reserved indices are never handed out, nor found by a
+	 * lookup.
 	 */
 	anchor = req->handle | XA_CHUNK_MASK;
 	if (ret >= 0 && anchor != file->anchor) {
