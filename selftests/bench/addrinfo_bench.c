@@ -367,22 +367,26 @@ static void async_rows(void)
 }
 
 /*
- * The calling thread's scheduler times in us, from /proc/thread-self/schedstat
- * (@fd open on it): time on a CPU and time runnable but waiting for one.
+ * The calling thread's times in us: on a CPU (CLOCK_THREAD_CPUTIME_ID; the
+ * first field of schedstat is only brought up to date at scheduler events,
+ * so a call between two ticks would show none) and runnable but waiting
+ * for a CPU (/proc/thread-self/schedstat, @fd open on it; that wait ends
+ * with a switch, which brings it up to date).
  * Return: 0, or -1 when the kernel does not keep them.
  */
 static int thread_sched_us(int fd, double *on_cpu, double *cpu_wait)
 {
-	unsigned long long run, wait;
+	unsigned long long wait;
+	struct timespec ts;
 	char buf[128];
 	ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof(buf) - 1, 0);
 
-	if (n <= 0)
+	if (n <= 0 || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
 		return -1;
 	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
+	if (sscanf(buf, "%*u %llu", &wait) != 1)
 		return -1;
-	*on_cpu = run / 1e3;
+	*on_cpu = ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 	*cpu_wait = wait / 1e3;
 	return 0;
 }
