@@ -403,6 +403,12 @@ static int rai_dns_query(struct rai_request *req, char **list,
 static DEFINE_SPINLOCK(rai_dns_slot_lock);
 static LIST_HEAD(rai_dns_turns);
 static unsigned int rai_dns_slots_busy;
+/*
+ * Set once by rai_dns_exit(), under the slot lock: from then on nobody
+ * gathers, so rai_dns_dispatch() never arms rai_dns_gather_work again
+ * and the requests that the last upcalls still hand back run at once.
+ */
+static bool rai_dns_stopping;
 
 static bool rai_dns_gathering(struct rai_user *user, unsigned long *until);
 static void rai_dns_gather_end(struct work_struct *work);
@@ -438,6 +444,7 @@ static void rai_dns_dispatch(void)
 		list_del_init(&req->slot_entry);
 		if (!list_empty(&user->dns_waiting))
 			list_add_tail(&user->dns_turn, &rai_dns_turns);
+		req->dns_slot = true;
 		user->nr_upcalls++;
 		user->dns_dispatched = jiffies;
 		rai_dns_slots_busy++;
@@ -483,11 +490,21 @@ static bool rai_dns_slot_unwait(struct rai_request *req)
 	return waiting;
 }
 
+/*
+ * Give back the slot @req holds.  Only a request that rai_dns_dispatch()
+ * gave a slot has one (@dns_slot, under the slot lock), and it gives it
+ * back once: a call for a request without one does nothing.
+ */
 static void rai_dns_slot_release(struct rai_request *req)
 {
 	struct rai_user *user = req->user;
 
 	spin_lock(&rai_dns_slot_lock);
+	if (!req->dns_slot) {
+		spin_unlock(&rai_dns_slot_lock);
+		return;
+	}
+	req->dns_slot = false;
 	user->nr_upcalls--;
 	rai_dns_slots_busy--;
 	if (!list_empty(&user->dns_waiting) && list_empty(&user->dns_turn))
@@ -625,6 +642,12 @@ static struct rai_dns_key *rai_dns_key_charge(struct rai_request *req,
 	list_add_tail(&new->entry, &rai_dns_key_list);
 	spin_unlock(&rai_dns_key_lock);
 	return new;
+}
+
+/* Upcall slots held now (debugfs stats); 0 when no upcall runs. */
+unsigned int rai_dns_slots_in_use(void)
+{
+	return READ_ONCE(rai_dns_slots_busy);
 }
 
 /* Keys the records stand for now (debugfs stats). */
@@ -847,7 +870,8 @@ static bool rai_dns_gathering(struct rai_user *user, unsigned long *until)
 	unsigned long since;
 
 	lockdep_assert_held(&rai_dns_slot_lock);
-	if (!user->nr_upcalls || !wait_ms || !rai_dns_batches_on())
+	if (rai_dns_stopping || !user->nr_upcalls || !wait_ms ||
+	    !rai_dns_batches_on())
 		return false;
 	req = list_first_entry(&user->dns_waiting, struct rai_request,
 			       slot_entry);
@@ -1215,29 +1239,17 @@ static bool rai_dns_view_ok(const struct rai_request *req)
 	return READ_ONCE(rai_dns_host_view) || rai_dns_same_view(req);
 }
 
-/* A request from another view than the host's: refused, no upcall. */
-static void rai_dns_refuse_work(struct work_struct *work)
-{
-	struct rai_request *req = container_of(work, struct rai_request, work);
-
-	rai_request_complete(req, -EPERM, NULL, 0);
-	rai_request_put(req);
-}
-
-/* In the RESOLVE ioctl, in the caller's context. */
+/* In the RESOLVE ioctl, before the request is published. */
 static void rai_dns_prepare(struct rai_request *req)
 {
 	INIT_DELAYED_WORK(&req->timeout, rai_dns_timeout);
-	if (!rai_dns_view_ok(req)) {
-		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
-		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
-		INIT_WORK(&req->work, rai_dns_refuse_work);
-		return;
-	}
 	INIT_WORK(&req->work, rai_dns_work);
 }
 
 /*
+ * In the RESOLVE ioctl, in the caller's context.  A request from another
+ * view than the host's is refused here, completed inline: it never holds
+ * a slot, a timer or a work item, so a cancel finds nothing to give back.
  * The deadline runs from here: the wait for a slot counts, so that no
  * request waits longer than dns_timeout_ms for anything.
  */
@@ -1245,10 +1257,10 @@ static void rai_dns_start(struct rai_request *req)
 {
 	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
 
-	/* Refused in rai_dns_prepare(): no upcall, so no slot to wait for. */
-	if (req->work.func == rai_dns_refuse_work) {
-		rai_request_get(req);
-		queue_work(rai_dns_wq, &req->work);
+	if (!rai_dns_view_ok(req)) {
+		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
+		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
+		rai_request_complete(req, -EPERM, NULL, 0);
 		return;
 	}
 	/* Served here, in the RESOLVE ioctl: the event is queued at once. */
@@ -1278,7 +1290,10 @@ static void rai_dns_cancel(struct rai_request *req)
 {
 	if (rai_dns_slot_unwait(req))
 		rai_request_put(req);
-	/* Given a slot, not yet running: the slot goes back. */
+	/*
+	 * Given a slot, not yet running: the slot goes back (the work is
+	 * queued only with a slot; rai_dns_slot_release() checks anyway).
+	 */
 	if (cancel_work(&req->work)) {
 		rai_dns_slot_release(req);
 		rai_request_put(req);
@@ -1317,14 +1332,19 @@ err_timeout_wq:
 }
 
 /*
- * After every file is closed (no request waits for a slot): waits for
- * upcalls still in progress, then forgets the key records; last, waits
- * for time-outs still running.
+ * After every file is closed (no request waits for a slot, except those
+ * that a batch that could not be asked hands back): stops gathering, so
+ * that nothing arms rai_dns_gather_work again once it is cancelled; waits
+ * for upcalls still in progress and the requests they hand back, then
+ * forgets the key records; last, waits for time-outs still running.
  */
 void rai_dns_exit(void)
 {
 	struct rai_dns_key *key, *tmp;
 
+	spin_lock(&rai_dns_slot_lock);
+	rai_dns_stopping = true;
+	spin_unlock(&rai_dns_slot_lock);
 	cancel_delayed_work_sync(&rai_dns_gather_work);
 	destroy_workqueue(rai_dns_wq);
 	rai_dns_cache_exit();

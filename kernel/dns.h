@@ -13,5 +13,6 @@ extern unsigned int rai_max_upcalls_per_user;
 int rai_dns_init(void);
 void rai_dns_exit(void);
 unsigned int rai_dns_keys_charged(void);
+unsigned int rai_dns_slots_in_use(void);
 
 #endif /* _RAI_DNS_H */

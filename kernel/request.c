@@ -13,7 +13,12 @@
  *    findable is never freed: removal from the table (xa_erase) comes
  *    first, the table's reference is dropped after.
  *  - Exactly one party removes a handle: whoever gets the pointer back from
- *    xa_erase()/xa_cmpxchg().  That party detaches the request: a pending
+ *    xa_erase()/xa_cmpxchg().  Release itself (rai_request_release()) is
+ *    guarded once more, by @detached under the file lock, so that a
+ *    request without a handle (RESOLVE_RESULTS), or one its creator
+ *    cancels on two error paths, is still released once: a second
+ *    release is a no-op, by construction.  The releaser detaches the
+ *    request: a pending
  *    request turns RAI_REQ_CANCELLED (its later completion is discarded),
  *    a queued event is unlinked, an event that a reader is copying out
  *    at that moment is revoked (the reader does not report it).  All of
@@ -69,7 +74,7 @@ MODULE_PARM_DESC(max_requests,
 module_param_cb(max_requests_per_user, &rai_param_ops_max_requests_per_user,
 		&rai_max_requests_per_user, 0644);
 MODULE_PARM_DESC(max_requests_per_user,
-		 "Requests one user (real uid of the caller) may hold, in flight or done; beyond: EDQUOT (default 16384)");
+		 "Requests one user (real uid of the caller; a user namespace counts as its owner) may hold, in flight or done; beyond: EDQUOT (default 16384)");
 module_param_cb(max_results, &rai_param_ops_max_results,
 		&rai_max_results, 0644);
 MODULE_PARM_DESC(max_results, "Results kept per request (default 64)");
@@ -142,17 +147,29 @@ struct rai_file *rai_file_create(void)
 }
 
 /*
- * Detach a request that was just removed from its file's table: cancel it
- * if it is still in flight, drop its event if one is queued.  Returns
- * whether an event was dropped.
+ * The one release of a request: detach it (a pending request turns
+ * RAI_REQ_CANCELLED, a queued event is unlinked, an event being copied
+ * out is revoked) and drop the reference of its table, or for a
+ * RESOLVE_RESULTS request the one of its creation.  Whoever calls it first
+ * releases; every later call, on any path, finds @detached set under the
+ * file lock and does nothing.  *@dropped (optional): whether this call
+ * dropped an event.
+ *
+ * Return: whether this call released the request.
  */
-static bool rai_request_detach(struct rai_request *req)
+static bool rai_request_release(struct rai_request *req, bool *dropped)
 {
 	struct rai_file *file = req->file;
-	bool was_pending = false, dropped = false;
+	bool was_pending = false, drop = false;
 	unsigned long flags;
 
 	spin_lock_irqsave(&file->lock, flags);
+	if (req->detached) {
+		spin_unlock_irqrestore(&file->lock, flags);
+		if (dropped)
+			*dropped = false;
+		return false;
+	}
 	req->detached = true;
 	if (req->state == RAI_REQ_PENDING) {
 		WRITE_ONCE(req->state, RAI_REQ_CANCELLED);
@@ -161,14 +178,14 @@ static bool rai_request_detach(struct rai_request *req)
 	if (req->event_queued) {
 		list_del_init(&req->event_entry);
 		req->event_queued = false;
-		dropped = true;
+		drop = true;
 	}
 	/* A reader copying it out drops it in rai_event_delivered(). */
 	if (req->delivering)
-		dropped = true;
+		drop = true;
 	spin_unlock_irqrestore(&file->lock, flags);
 
-	trace_rai_request_destroy(req, was_pending, dropped);
+	trace_rai_request_destroy(req, was_pending, drop);
 	atomic_dec(&file->nr_requests);
 	if (was_pending) {
 		rai_stat_inc(RAI_STAT_CANCELLED);
@@ -177,9 +194,12 @@ static bool rai_request_detach(struct rai_request *req)
 		if (req->backend && req->backend->cancel)
 			req->backend->cancel(req);
 	}
-	if (dropped)
+	if (drop)
 		rai_stat_inc(RAI_STAT_EVENTS_DROPPED);
-	return dropped;
+	if (dropped)
+		*dropped = drop;
+	rai_request_put(req);
+	return true;
 }
 
 void rai_file_close(struct rai_file *file)
@@ -189,10 +209,8 @@ void rai_file_close(struct rai_file *file)
 
 	/* No ioctl can run any more: the file's last reference is gone. */
 	xa_for_each(&file->handles, index, req) {
-		if (xa_erase(&file->handles, index) != req)
-			continue;
-		rai_request_detach(req);
-		rai_request_put(req);
+		if (xa_erase(&file->handles, index) == req)
+			rai_request_release(req, NULL);
 	}
 	xa_destroy(&file->handles);
 	if (file->last_user)
@@ -207,7 +225,7 @@ void rai_file_close(struct rai_file *file)
  */
 static struct rai_user *rai_file_user(struct rai_file *file)
 {
-	kuid_t uid = current_uid();
+	kuid_t uid = rai_user_current_key();
 	struct rai_user *user, *old;
 
 	spin_lock_irq(&file->lock);
@@ -429,14 +447,16 @@ int rai_request_destroy(struct rai_file *file, u32 handle, bool *dropped)
 	req = xa_erase(&file->handles, handle);
 	if (!req)
 		return -ENOENT;
-	*dropped = rai_request_detach(req);
-	rai_request_put(req);
+	rai_request_release(req, dropped);
 	return 0;
 }
 
 /*
- * Destroy @req on behalf of its creator (interrupted synchronous RESOLVE),
- * unless another thread destroyed it by handle already.
+ * Destroy @req on behalf of its creator (an interrupted synchronous
+ * RESOLVE, a failed copy-out, RESOLVE_RESULTS done), unless it was
+ * released already: by another thread's DESTROY or close, or by an
+ * earlier cancel.  The caller holds a reference of its own.  Any number
+ * of calls: only the first release counts (rai_request_release()).
  */
 void rai_request_cancel(struct rai_request *req)
 {
@@ -446,8 +466,7 @@ void rai_request_cancel(struct rai_request *req)
 	if (req->handle &&
 	    xa_cmpxchg(&file->handles, req->handle, req, NULL, 0) != req)
 		return;
-	rai_request_detach(req);
-	rai_request_put(req);
+	rai_request_release(req, NULL);
 }
 
 /* The statistics and trace of a recorded completion. */

@@ -77,8 +77,9 @@ enum rai_request_state {
  * @event_queued: on @file->events (under @file->lock)
  * @delivering: its event was taken off @file->events by a reader that has
  *	not finished copying it out (under @file->lock)
- * @detached: removed from @file->handles and detached (under @file->lock):
- *	its event is never reported again
+ * @detached: released (rai_request_release(), under @file->lock): out of
+ *	@file->handles, its event never reported again; a second release
+ *	finds it set and does nothing
  * @event_entry: link in @file->events
  * @done: completed when the request leaves RAI_REQ_PENDING
  * @status: completion status, 0 or -errno
@@ -109,6 +110,8 @@ enum rai_request_state {
  * @user: the user charged for the request (kernel/user.c), referenced
  * @slot_entry: DNS: link in @user->dns_waiting while waiting for an upcall
  *	slot (kernel/dns.c)
+ * @dns_slot: DNS: holds an upcall slot, given by the slot queue and given
+ *	back exactly once (kernel/dns.c, its slot lock)
  */
 struct rai_request {
 	refcount_t ref;
@@ -152,6 +155,7 @@ struct rai_request {
 	struct mem_cgroup *memcg;
 	struct rai_user *user;
 	struct list_head slot_entry;
+	bool dns_slot;
 };
 
 /* Module parameters (request.c); read them with READ_ONCE(). */

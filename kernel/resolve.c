@@ -437,7 +437,10 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 			if (ret)
 				goto out_put;
 		}
-		/* A synchronous request queues no event. */
+		/*
+		 * A synchronous request queues no event.  A RESULTS request
+		 * was released above: this cancel is then a no-op.
+		 */
 		if (copy_to_user(arg, &r, sizeof(r))) {
 			rai_request_cancel(req);
 			ret = -EFAULT;

@@ -73,6 +73,7 @@ static int rai_stats_show(struct seq_file *m, void *v)
 			   (long long)atomic64_read(&rai_stats[i]));
 	seq_printf(m, "requests_live %d\n", atomic_read(&rai_requests_total));
 	seq_printf(m, "upcalls_active %d\n", atomic_read(&rai_upcalls_active));
+	seq_printf(m, "dns_slots_busy %u\n", rai_dns_slots_in_use());
 	seq_printf(m, "dns_keys %u\n", rai_dns_keys_charged());
 	rai_dns_cache_usage(&entries, &bytes);
 	seq_printf(m, "dns_cache_entries %u\n", entries);

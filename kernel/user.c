@@ -11,6 +11,13 @@
  * inotify): a set-uid program is charged to whoever runs it, and a file
  * passed to another process charges that process's user.
  *
+ * A task in a user namespace other than the initial one is charged to
+ * the user who owns the outermost namespace below the initial one: a
+ * container (or a subordinate uid range) is one user's share however
+ * many uids it maps, and creating namespaces gains a user nothing.  At
+ * the top of the hierarchy this is how the kernel's ucounts charge a
+ * namespace (inotify, mqueue limits): to its owner.
+ *
  * struct rai_user lives while a request of the user does; the table is
  * small (users with requests) and looked up once per RESOLVE.
  */
@@ -18,6 +25,7 @@
 #include <linux/hashtable.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/user_namespace.h>
 
 #include "user.h"
 
@@ -26,9 +34,28 @@
 static DEFINE_HASHTABLE(rai_users, RAI_USERS_HASH_BITS);
 static DEFINE_SPINLOCK(rai_users_lock);
 
+/*
+ * Who the calling task's requests are charged to: its real uid in the
+ * initial user namespace, else the owner of the outermost user namespace
+ * it is in below the initial one.
+ */
+kuid_t rai_user_current_key(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+	kuid_t uid = current_uid();
+
+	while (ns != &init_user_ns) {
+		uid = ns->owner;
+		ns = ns->parent;
+	}
+	return uid;
+}
+
 static struct rai_user *rai_user_find(kuid_t uid)
 {
 	struct rai_user *user;
+
+	lockdep_assert_held(&rai_users_lock);
 
 	hash_for_each_possible(rai_users, user, hnode, __kuid_val(uid))
 		if (uid_eq(user->uid, uid)) {
@@ -41,7 +68,7 @@ static struct rai_user *rai_user_find(kuid_t uid)
 /* The user of the calling task, referenced; NULL when out of memory. */
 struct rai_user *rai_user_get_current(void)
 {
-	kuid_t uid = current_uid();
+	kuid_t uid = rai_user_current_key();
 	struct rai_user *user, *new;
 	unsigned long flags;
 

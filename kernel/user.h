@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * rdma_addrinfo: per-user accounting.  Every request is charged to the
- * user (real uid) of the task that made it; see kernel/user.c.
+ * user (real uid) of the task that made it, or for a task in a user
+ * namespace to the namespace's owner; see kernel/user.c.
  */
 #ifndef _RAI_USER_H
 #define _RAI_USER_H
@@ -14,7 +15,7 @@
 /**
  * struct rai_user - what one user holds of the module
  * @hnode: in the table of users (rai_users_lock)
- * @uid: the user
+ * @uid: the user (rai_user_current_key())
  * @ref: every request of the user holds one
  * @nr_requests: requests of the user that exist (max_requests_per_user)
  * @nr_upcalls: DNS upcall slots the user holds (kernel/dns.c, slot lock)
@@ -38,6 +39,7 @@ struct rai_user {
 	unsigned long dns_dispatched;
 };
 
+kuid_t rai_user_current_key(void);
 struct rai_user *rai_user_get_current(void);
 void rai_user_put(struct rai_user *user);
 
