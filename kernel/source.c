@@ -169,14 +169,38 @@ static struct ib_client rai_source_client = {
 	.remove = rai_source_remove_one,
 };
 
+/*
+ * The name of @ibdev into @buf.  Not dev_name(): a rename frees the
+ * device's kobject name without a grace period.  ib_device.name is an
+ * array inside the device that the RDMA core rewrites in place (under
+ * its own lock, which is not exported) and never frees; a copy that
+ * races a rename may mix both names, so the name is read until two
+ * copies agree.  A mixed name matches no device: at worst the request's
+ * own device check fails with -ENODEV, as it would one moment later.
+ */
+static void rai_source_ibdev_name(const struct ib_device *ibdev, char *buf,
+				  size_t size)
+{
+	char again[IB_DEVICE_NAME_MAX];
+	int tries;
+
+	strscpy(buf, ibdev->name, size);
+	for (tries = 0; tries < 3; tries++) {
+		strscpy(again, ibdev->name, sizeof(again));
+		if (!strncmp(buf, again, size))
+			return;
+		strscpy(buf, again, size);
+	}
+}
+
 /* @attr as the outcome: its device, port and GID. */
 static void rai_source_set(struct rai_source *out,
 			   const struct ib_gid_attr *attr)
 {
 	out->port_num = attr->port_num;
 	out->gid = attr->gid;
-	strscpy(out->ibdev_name, dev_name(&attr->device->dev),
-		sizeof(out->ibdev_name));
+	rai_source_ibdev_name(attr->device, out->ibdev_name,
+			      sizeof(out->ibdev_name));
 }
 
 /* A port of @ibdev that fits @key and has its GID. */

@@ -16,6 +16,10 @@
  *    namespace is one user's share of the per-user caps (charged to the
  *    user who owns the namespace), whatever uids it maps.
  *
+ *  - An RDMA device renamed over and over while source selection names
+ *    it in results: the name is read from where a rename never frees it
+ *    (KASAN, in the debug lane, reports a read of a freed name).
+ *
  * Under panic_on_warn=1 the first two, unfixed, bring the guest down.
  */
 #include <errno.h>
@@ -43,6 +47,8 @@
 #define OUTSIDE_USER	6000
 #define REFUSED_LOOPS	200
 #define REQUESTS_CAP	"8"
+#define RENAMED		"raitmp0"	/* a name no device has */
+#define RENAMES		20
 
 /*
  * Wait up to 5 s for the gauge @name to come back to @value (a backend
@@ -390,6 +396,62 @@ TEST(uids_of_one_user_namespace_share_one_users_caps)
 	kill(ns, SIGKILL);
 	child_status(ns);
 	EXPECT_EQ(0, rai_param_set("max_requests_per_user", old));
+}
+
+/* In a child: rename RAI_IBDEV_A to RENAMED and back, RENAMES times. */
+static int renamer(void)
+{
+	int i;
+
+	for (i = 0; i < RENAMES; i++) {
+		if (rai_sh("rdma dev set %s name %s", RAI_IBDEV_A, RENAMED))
+			return 2;
+		if (rai_sh("rdma dev set %s name %s", RENAMED, RAI_IBDEV_A))
+			return 3;
+	}
+	return 0;
+}
+
+TEST(device_renamed_while_source_selection_names_it)
+{
+	struct rdma_addrinfo_result *res;
+	unsigned int lookups = 0, named = 0, other = 0;
+	int fd, st, done = 0;
+	__s32 status;
+	pid_t pid;
+	__u32 n, i;
+
+	fd = rai_dev_open(0);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(renamer());
+	while (!done) {
+		done = waitpid(pid, &st, WNOHANG) == pid;
+		res = NULL;
+		ASSERT_EQ(0, rai_lookup_str(fd, RAI_IP4_B, NULL, AF_INET, 0,
+					    &res, &n, &status));
+		lookups++;
+		for (i = 0; i < n; i++) {
+			if (res[i].src_status)
+				continue;
+			if (!strcmp(res[i].ibdev_name, RAI_IBDEV_A) ||
+			    !strcmp(res[i].ibdev_name, RENAMED))
+				named++;
+			else
+				other++;
+		}
+		free(res);
+	}
+	TH_LOG("%u lookups, %u results named the device, %u otherwise",
+	       lookups, named, other);
+	EXPECT_TRUE(WIFEXITED(st) && !WEXITSTATUS(st));
+	EXPECT_EQ(0, other);
+	EXPECT_LT(0, named);
+	/* Whatever happened, the device ends under its own name. */
+	rai_sh("rdma dev set %s name %s 2>/dev/null", RENAMED, RAI_IBDEV_A);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
