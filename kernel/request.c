@@ -57,11 +57,13 @@ unsigned int rai_max_requests_per_fd = 4096;
 unsigned int rai_max_requests = 65536;
 unsigned int rai_max_requests_per_user = 16384;
 unsigned int rai_max_results = 64;
+unsigned int rai_max_result_kib_per_user = 32768;
 
 RAI_PARAM_RANGE(max_requests_per_fd, 1, 1 << 20);
 RAI_PARAM_RANGE(max_requests, 1, 1 << 24);
 RAI_PARAM_RANGE(max_requests_per_user, 1, 1 << 24);
 RAI_PARAM_RANGE(max_results, 1, 1024);
+RAI_PARAM_RANGE(max_result_kib_per_user, 1, 1 << 24);
 
 module_param_cb(max_requests_per_fd, &rai_param_ops_max_requests_per_fd,
 		&rai_max_requests_per_fd, 0644);
@@ -78,6 +80,11 @@ MODULE_PARM_DESC(max_requests_per_user,
 module_param_cb(max_results, &rai_param_ops_max_results,
 		&rai_max_results, 0644);
 MODULE_PARM_DESC(max_results, "Results kept per request (default 64)");
+module_param_cb(max_result_kib_per_user,
+		&rai_param_ops_max_result_kib_per_user,
+		&rai_max_result_kib_per_user, 0644);
+MODULE_PARM_DESC(max_result_kib_per_user,
+		 "KiB of results one user (a user namespace counts as its owner) may hold in requests not yet destroyed; beyond, a request completes with ENOBUFS (default 32768: 32 MiB)");
 
 static struct kmem_cache *rai_request_cache;
 
@@ -306,11 +313,32 @@ err_file:
 	return ERR_PTR(ret);
 }
 
+/*
+ * Charge @nr results of @req to its user's results memory
+ * (max_result_kib_per_user); false, charging nothing, beyond it.
+ */
+static bool rai_results_charge(struct rai_request *req, u32 nr)
+{
+	long bytes = (long)nr * sizeof(struct rdma_addrinfo_result);
+	long limit = (long)READ_ONCE(rai_max_result_kib_per_user) << 10;
+	struct rai_user *user = req->user;
+
+	if (atomic_long_add_return(bytes, &user->result_bytes) > limit) {
+		atomic_long_sub(bytes, &user->result_bytes);
+		return false;
+	}
+	req->results_charged = bytes;
+	return true;
+}
+
 static void rai_request_free(struct rai_request *req)
 {
 	struct rai_file *file = req->file;
 
 	WARN_ON_ONCE(req->event_queued);
+	if (req->results_charged)
+		atomic_long_sub(req->results_charged,
+				&req->user->result_bytes);
 	rai_results_free(req->results);
 	kfree(req->node);
 	mem_cgroup_put(req->memcg);
@@ -486,13 +514,16 @@ static void rai_request_completed(struct rai_request *req, int status, u32 nr)
  * @nr: entries of @results
  *
  * Only the first completion of a pending request counts; a request that
- * was cancelled or completed already discards this one.  Any context.
+ * was cancelled or completed already discards this one.  Results that
+ * would take the user past max_result_kib_per_user are dropped and the
+ * request completes with -ENOBUFS instead.  Any context.
  *
  * Return: whether this completion was recorded.
  */
 bool rai_request_complete(struct rai_request *req, int status,
 			  struct rdma_addrinfo_result *results, u32 nr)
 {
+	struct rdma_addrinfo_result *over = NULL;
 	struct rai_file *file = req->file;
 	unsigned long flags;
 
@@ -524,6 +555,12 @@ bool rai_request_complete(struct rai_request *req, int status,
 		rai_results_free(results);
 		return false;
 	}
+	if (nr && !rai_results_charge(req, nr)) {
+		over = results;		/* freed outside the lock (kvfree) */
+		results = NULL;
+		nr = 0;
+		status = -ENOBUFS;
+	}
 	req->results = results;
 	req->nr_results = nr;
 	req->status = status;
@@ -534,6 +571,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 	}
 	spin_unlock_irqrestore(&file->lock, flags);
 
+	rai_results_free(over);
 	rai_request_completed(req, status, nr);
 	if (req->sync)
 		complete_all(&req->done);

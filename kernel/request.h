@@ -85,6 +85,7 @@ enum rai_request_state {
  * @status: completion status, 0 or -errno
  * @results: the results (kvmalloc'ed), owned by the request once DONE
  * @nr_results: entries of @results
+ * @results_charged: bytes of @results charged to @user->result_bytes
  * @backend: who resolves it
  * @work: for backends that resolve in process context
  * @timeout: for backends that bound the time a request may take
@@ -129,6 +130,7 @@ struct rai_request {
 	int status;
 	struct rdma_addrinfo_result *results;
 	u32 nr_results;
+	long results_charged;
 	const struct rai_backend_ops *backend;
 	struct work_struct work;
 	struct delayed_work timeout;
@@ -163,6 +165,7 @@ extern unsigned int rai_max_requests_per_fd;
 extern unsigned int rai_max_requests;
 extern unsigned int rai_max_requests_per_user;
 extern unsigned int rai_max_results;
+extern unsigned int rai_max_result_kib_per_user;
 
 int rai_request_init(void);
 void rai_request_exit(void);

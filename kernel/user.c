@@ -84,6 +84,7 @@ struct rai_user *rai_user_get_current(void)
 	new->uid = uid;
 	refcount_set(&new->ref, 1);
 	atomic_set(&new->nr_requests, 0);
+	atomic_long_set(&new->result_bytes, 0);
 	INIT_LIST_HEAD(&new->dns_waiting);
 	INIT_LIST_HEAD(&new->dns_turn);
 
@@ -114,6 +115,6 @@ void rai_user_put(struct rai_user *user)
 		return;
 	WARN_ON_ONCE(!list_empty(&user->dns_waiting) ||
 		     !list_empty(&user->dns_turn) || user->nr_upcalls ||
-		     user->nr_keys);
+		     user->nr_keys || atomic_long_read(&user->result_bytes));
 	kfree(user);
 }

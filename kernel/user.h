@@ -18,6 +18,8 @@
  * @uid: the user (rai_user_current_key())
  * @ref: every request of the user holds one
  * @nr_requests: requests of the user that exist (max_requests_per_user)
+ * @result_bytes: bytes of results its requests hold (kernel/request.c,
+ *	max_result_kib_per_user)
  * @nr_upcalls: DNS upcall slots the user holds (kernel/dns.c, slot lock)
  * @nr_keys: dns_resolver keys charged to the user (kernel/dns.c, key lock)
  * @dns_waiting: the user's DNS requests waiting for a slot, oldest first
@@ -32,6 +34,7 @@ struct rai_user {
 	kuid_t uid;
 	refcount_t ref;
 	atomic_t nr_requests;
+	atomic_long_t result_bytes;
 	unsigned int nr_upcalls;
 	unsigned int nr_keys;
 	struct list_head dns_waiting;

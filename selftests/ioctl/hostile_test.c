@@ -16,6 +16,8 @@
  *    namespace is one user's share of the per-user caps (charged to the
  *    user who owns the namespace), whatever uids it maps.
  *
+ *  - Results memory per user is bounded in bytes: past it a request
+ *    completes with -ENOBUFS, and destroying requests makes room.
  *  - An RDMA device renamed over and over while source selection names
  *    it in results: the name is read from where a rename never frees it
  *    (KASAN, in the debug lane, reports a read of a freed name).
@@ -396,6 +398,68 @@ TEST(uids_of_one_user_namespace_share_one_users_caps)
 	kill(ns, SIGKILL);
 	child_status(ns);
 	EXPECT_EQ(0, rai_param_set("max_requests_per_user", old));
+}
+
+/*
+ * As user @uid: @n asynchronous numeric requests, each awaited, kept:
+ * how many completed with 0 before the first -ENOBUFS (and every one
+ * after it must be -ENOBUFS too); then one destroyed makes room for one
+ * more.  Exit code: the count, or 100 + a failed step.
+ */
+static int results_until_full(int n, bool make_room)
+{
+	struct rdma_addrinfo_event ev;
+	__u32 handle, first = 0;
+	int i, ok = 0, full = 0, fd;
+
+	fd = rai_dev_open(0);
+	if (fd < 0)
+		return 101;
+	for (i = 0; i < n; i++) {
+		if (rai_resolve_async(fd, "127.0.0.1", NULL, AF_INET, 0, i,
+				      &handle) ||
+		    rai_wait_event(fd, &ev, 10000))
+			return 102;
+		if (!first)
+			first = handle;
+		if (!ev.status && !full)
+			ok++;
+		else if (ev.status == -ENOBUFS && !ev.num_results)
+			full++;
+		else
+			return 103;
+	}
+	if (make_room) {
+		if (!full || rai_destroy(fd, first, NULL) ||
+		    rai_resolve_async(fd, "127.0.0.1", NULL, AF_INET, 0, 0,
+				      &handle) ||
+		    rai_wait_event(fd, &ev, 10000) || ev.status)
+			return 104;
+	}
+	return ok;
+}
+
+TEST(results_memory_per_user_bounded_in_bytes)
+{
+	int per = 4096 / sizeof(struct rdma_addrinfo_result);
+	char old[32];
+	pid_t pid;
+
+	ASSERT_EQ(0, rai_param_get("max_result_kib_per_user", old,
+				   sizeof(old)));
+	ASSERT_EQ(0, rai_param_set("max_result_kib_per_user", "4"));
+	pid = rai_fork_as(NOBODY);
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(results_until_full(per + 3, true));
+	EXPECT_EQ(per, child_status(pid));
+	/* Another user has a share of its own. */
+	pid = rai_fork_as(OTHER_USER);
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(results_until_full(per, false));
+	EXPECT_EQ(per, child_status(pid));
+	EXPECT_EQ(0, rai_param_set("max_result_kib_per_user", old));
 }
 
 /* In a child: rename RAI_IBDEV_A to RENAMED and back, RENAMES times. */

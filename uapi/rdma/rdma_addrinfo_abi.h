@@ -65,8 +65,9 @@
  *  EAGAIN      GET_EVENT/read on an O_NONBLOCK file with no event
  *  EMFILE      the file's cap on outstanding requests is reached
  *  ENFILE      the module-wide cap on outstanding requests is reached
- *  EDQUOT      the caller's user (real uid) holds max_requests_per_user
- *              requests over all its files
+ *  EDQUOT      the caller's user (real uid; a user namespace counts as its
+ *              owner) holds max_requests_per_user requests over all its
+ *              files
  *  EINTR       a synchronous RESOLVE was interrupted (the request is gone)
  *  EOPNOTSUPP  RAI_SA while the module has no SA backend (GET_INFO's
  *              features lack RDMA_ADDRINFO_FEATURE_SA)
@@ -97,6 +98,10 @@
  *                  server refused the query or failed permanently
  *  -ENODEV         the RDMA device named by the request is gone
  *  -ENOMEM         out of memory
+ *  -ENOBUFS        the results would take the caller's user past
+ *                  max_result_kib_per_user KiB of results held by its
+ *                  requests not yet destroyed (a user namespace counts as
+ *                  its owner; Documentation/admin-guide.rst)
  *  -ECANCELED      never reported: cancelled requests produce no event
  *  -EPERM          DNS: the caller is in a container (another network
  *                  namespace, or another /etc/hosts, resolv.conf or

@@ -42,6 +42,7 @@ int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno)
 	case -EREMOTEIO:	/* SA error status */
 		return EAI_FAIL;
 	case -ENOMEM:
+	case -ENOBUFS:		/* the user's results memory is spent */
 		return EAI_MEMORY;
 	case -EINVAL:
 		if (ctx & RAI_CTX_QP_PS)
