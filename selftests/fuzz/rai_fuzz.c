@@ -13,6 +13,15 @@
  * with the files open.  Built for x86_64 and again for i386 (the
  * compat_ioctl path).
  *
+ * Hostile callers with valid input, too (issue 23): valid RESOLVE structs
+ * (a fresh DNS name, an SA service, a literal) on a read-only page with
+ * RESOLVE_SYNC | RESOLVE_RESULTS, so that the copy-out fails after the
+ * request is done; requests destroyed, or their file closed, the moment
+ * they start; and besides the main process, "sides" that run the same
+ * threads from elsewhere: one in its own user and network namespace
+ * (DNS refused for its view), and one user namespace of four uids
+ * (mapped by the main process, which runs as root) sharing its files.
+ *
  * It counts every call per operation and outcome and prints the table.
  * It checks only what must hold whatever the input: no call crashes the
  * process with anything but the fault it asked for, errors are the
@@ -30,7 +39,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,12 +73,13 @@
 enum op {
 	OP_RESOLVE, OP_RESOLVE_SYNC, OP_QUERY, OP_GET_EVENT, OP_READ,
 	OP_DESTROY, OP_GET_INFO, OP_POLL, OP_BAD_IOCTL, OP_REOPEN, OP_FORK,
-	OP_MAX
+	OP_RO_SYNC, OP_START_RACE, OP_MAX
 };
 
 static const char *const op_names[OP_MAX] = {
 	"RESOLVE", "RESOLVE_SYNC", "QUERY", "GET_EVENT", "read", "DESTROY",
 	"GET_INFO", "poll", "unknown ioctl", "close+open", "fork",
+	"SYNC ro struct", "start+cancel",
 };
 
 /* Outcomes counted per operation: 0 = success, else the errno. */
@@ -80,6 +92,8 @@ static atomic_int stop;
 static char *unmapped;			/* PROT_NONE page */
 static char *readonly;			/* PROT_READ page */
 static int fail_injection;
+static const char *side_name = "main";	/* which process this is */
+static __thread char *ro_page;		/* a thread's own page to protect */
 
 struct rng {
 	uint64_t s;
@@ -343,6 +357,118 @@ static void op_resolve(struct rng *r, int sync)
 		remember(rs.handle);
 }
 
+/*
+ * A valid RESOLVE that has to wait, mostly: a DNS name nobody asked for
+ * (its upcall answers NXDOMAIN), an SA service on port 1 of an rxe device
+ * (the responder answers, or nobody does), or a literal (answered at
+ * once).  @node and @service hold the strings.
+ */
+static void fill_valid(struct rng *r, struct rdma_addrinfo_resolve *rs,
+		       char *node, char *service)
+{
+	static const char *const devs[] = { RAI_WORLD_IBDEV_A,
+					    RAI_WORLD_IBDEV_B };
+	unsigned int kind = pick(r, 10);
+
+	memset(rs, 0, sizeof(*rs));
+	rs->context = rnd(r);
+	if (kind < 4) {
+		snprintf(node, RDMA_ADDRINFO_NAME_MAX, "fz%llx." RAI_WORLD_DNS_ZONE,
+			 (unsigned long long)rnd(r));
+	} else if (kind < 8) {
+		strcpy(service, pick(r, 2) ? "svc-a" : "svc-b");
+		rs->service = (uintptr_t)service;
+		rs->service_len = strlen(service);
+		rs->ai_flags = RDMA_ADDRINFO_RAI_SA;
+		strcpy(rs->ibdev_name, devs[pick(r, 2)]);
+		rs->port_num = 1;
+		return;
+	} else {
+		strcpy(node, kind == 8 ? "127.0.0.1" : RAI_ZONE_PEER);
+	}
+	rs->node = (uintptr_t)node;
+	rs->node_len = strlen(node);
+}
+
+/*
+ * ioctl @cmd with a copy of @arg (@len bytes) on this thread's own page,
+ * made read-only for the call: the kernel reads a valid struct and cannot
+ * write it back.
+ */
+static int ioctl_read_only(int fd, unsigned long cmd, const void *arg,
+			   size_t len)
+{
+	int ret, e;
+
+	if (!ro_page) {
+		ro_page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (ro_page == MAP_FAILED) {
+			ro_page = NULL;
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	if (mprotect(ro_page, 4096, PROT_READ | PROT_WRITE))
+		return -1;
+	memcpy(ro_page, arg, len);
+	if (mprotect(ro_page, 4096, PROT_READ))
+		return -1;
+	ret = ioctl(fd, cmd, ro_page);
+	e = errno;
+	mprotect(ro_page, 4096, PROT_READ | PROT_WRITE);
+	errno = e;
+	return ret;
+}
+
+/*
+ * A valid synchronous RESOLVE with its results in an array, the struct
+ * read-only: the results go out, the request is released, then the copy
+ * of the struct fails (EFAULT); it must not be released again.
+ */
+static void op_ro_sync(struct rng *r)
+{
+	char node[RDMA_ADDRINFO_NAME_MAX + 8], service[96];
+	struct rdma_addrinfo_result res[4];
+	struct rdma_addrinfo_resolve rs;
+
+	fill_valid(r, &rs, node, service);
+	rs.flags = RDMA_ADDRINFO_RESOLVE_SYNC;
+	if (pick(r, 4)) {
+		rs.flags |= RDMA_ADDRINFO_RESOLVE_RESULTS;
+		rs.context = (uintptr_t)res;
+		rs.result_count = 4;
+	}
+	tally(OP_RO_SYNC, ioctl_read_only(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE,
+					  &rs, sizeof(rs)));
+}
+
+/*
+ * A valid asynchronous RESOLVE destroyed, or its file closed, the moment
+ * it starts: before, during or after the backend's start, while it waits
+ * for a slot, or as it is refused.
+ */
+static void op_start_race(struct rng *r)
+{
+	char node[RDMA_ADDRINFO_NAME_MAX + 8], service[96];
+	struct rdma_addrinfo_resolve rs;
+	struct rdma_addrinfo_destroy d = { 0 };
+	int fd, ret;
+
+	fill_valid(r, &rs, node, service);
+	fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	tally(OP_START_RACE, fd);
+	if (fd < 0)
+		return;
+	ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &rs);
+	tally(OP_START_RACE, ret);
+	if (!ret && pick(r, 2)) {
+		d.handle = rs.handle;
+		tally(OP_START_RACE, ioctl(fd, RDMA_ADDRINFO_IOC_DESTROY, &d));
+	}
+	close(fd);
+}
+
 static void op_query(struct rng *r)
 {
 	static const uint32_t sizes[] = { sizeof(struct rdma_addrinfo_result),
@@ -549,8 +675,12 @@ static void *worker(void *arg)
 			op_get_info(&r);
 		else if (w < 90)
 			op_poll(&r);
-		else if (w < 96)
+		else if (w < 93)
 			op_bad_ioctl(&r);
+		else if (w < 95)
+			op_start_race(&r);
+		else if (w < 96)
+			op_ro_sync(&r);
 		else if (w < 99)
 			op_reopen(&r);
 		else if (!pick(&r, 20))
@@ -600,45 +730,31 @@ static long requests_live(void)
 	return live;
 }
 
-int main(int argc, char **argv)
+/* (Re)open the files this process's threads share. */
+static int open_files(void)
 {
-	int seconds = argc > 1 ? atoi(argv[1]) : 10;
-	int threads = argc > 2 ? atoi(argv[2]) : 4;
-	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) :
-				       (unsigned long)time(NULL);
-	pthread_t tid[MAX_THREADS];
-	unsigned long total = 0;
-	long live = -1;
-	int i, e;
+	int i, fd;
 
-	if (threads < 1 || threads > MAX_THREADS)
-		threads = 4;
-	fail_injection = getenv("RAI_FUZZ_FAIL") &&
-			 !strcmp(getenv("RAI_FUZZ_FAIL"), "1");
-	signal(SIGPIPE, SIG_IGN);
-	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_wake_signal },
-		  NULL);
-	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	if (unmapped == MAP_FAILED || readonly == MAP_FAILED) {
-		perror("mmap");
-		return 2;
-	}
 	for (i = 0; i < NFILES; i++) {
-		int fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC |
-			      (i % 2 ? O_NONBLOCK : 0));
-
+		fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC |
+			  (i % 2 ? O_NONBLOCK : 0));
 		if (fd < 0) {
 			perror(DEVICE_PATH);
-			return 2;
+			return -1;
 		}
-		atomic_store(&files[i], fd);
+		fd = atomic_exchange(&files[i], fd);
+		if (fd > 0)
+			close(fd);
 	}
-	printf("rai_fuzz: %d s, %d threads, seed %lu, %zu-bit%s\n", seconds,
-	       threads, seed, sizeof(long) * 8,
-	       fail_injection ? ", allocation failures injected" : "");
+	return 0;
+}
+
+/* @threads workers for @seconds, then every file closed: 0 or 2. */
+static int run_threads(int seconds, int threads, unsigned long seed)
+{
+	pthread_t tid[MAX_THREADS];
+	int i;
+
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&tid[i], NULL, worker,
 				   (void *)(uintptr_t)(seed + i))) {
@@ -659,8 +775,16 @@ int main(int argc, char **argv)
 		}
 	for (i = 0; i < NFILES; i++)
 		close(atomic_load(&files[i]));
+	return 0;
+}
 
-	printf("%-14s %10s  outcomes\n", "call", "calls");
+/* The table of calls and outcomes of this process; its call count. */
+static unsigned long report(void)
+{
+	unsigned long total = 0;
+	int i, e;
+
+	printf("%-14s %10s  outcomes (%s)\n", "call", "calls", side_name);
 	for (i = 0; i < OP_MAX; i++) {
 		unsigned long n = 0;
 
@@ -677,12 +801,180 @@ int main(int argc, char **argv)
 		}
 		printf("\n");
 	}
-	printf("rai_fuzz: %lu calls, %lu unexpected errors\n", total,
-	       atomic_load(&findings));
+	printf("rai_fuzz: %lu calls, %lu unexpected errors (%s)\n", total,
+	       atomic_load(&findings), side_name);
+	fflush(stdout);
+	return total;
+}
+
+/* Wait for process @pid: 0 if it exited 0, else 1 (reported). */
+static int side_status(pid_t pid, const char *what)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid) {
+		fprintf(stderr, "rai_fuzz: %s: lost\n", what);
+		return 1;
+	}
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		return 0;
+	fprintf(stderr, "rai_fuzz: %s: exit %d signal %d\n", what,
+		WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+		WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return 1;
+}
+
+/* A side's threads, on files of its own, then its table; exit status. */
+static int side_run(const char *name, int seconds, int threads,
+		    unsigned long seed)
+{
+	side_name = name;
+	if (open_files())
+		return 2;
+	if (run_threads(seconds, threads, seed))
+		return 2;
+	report();
+	return atomic_load(&findings) ? 1 : 0;
+}
+
+/* The side in a user and network namespace of its own (as root's). */
+static pid_t side_netns(int seconds, unsigned long seed)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+		perror("rai_fuzz: netns side: unshare");
+		_exit(0);	/* not where namespaces are allowed */
+	}
+	_exit(side_run("netns", seconds, 2, seed));
+}
+
+#define SIDE_NS_OWNER	5001
+#define SIDE_NS_KUID	300000
+#define SIDE_NS_UIDS	4
+
+/*
+ * The side of one user namespace (owned by uid SIDE_NS_OWNER) mapping
+ * SIDE_NS_UIDS uids: its first process opens the files, then each uid of
+ * the namespace runs one thread on them in a process of its own.  The
+ * uid map is written by us, the parent, as root.
+ */
+static pid_t side_userns(int seconds, unsigned long seed)
+{
+	int go[2], ready[2], i, rc = 0;
+	pid_t pid, kids[SIDE_NS_UIDS];
+	char path[64], map[64], c;
+	FILE *f;
+
+	if (pipe(go) || pipe(ready))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		if (setresgid(SIDE_NS_OWNER, SIDE_NS_OWNER, SIDE_NS_OWNER) ||
+		    setresuid(SIDE_NS_OWNER, SIDE_NS_OWNER, SIDE_NS_OWNER) ||
+		    unshare(CLONE_NEWUSER))
+			_exit(0);	/* not where it is allowed */
+		c = 'u';
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1 ||
+		    c != 'g' || setresuid(0, 0, 0))
+			_exit(0);
+		if (open_files())
+			_exit(2);
+		for (i = 0; i < SIDE_NS_UIDS; i++) {
+			kids[i] = fork();
+			if (kids[i])
+				continue;
+			snprintf(path, sizeof(path), "userns uid %d", i);
+			if (setresuid(i, i, i))
+				_exit(2);
+			side_name = path;
+			if (run_threads(seconds, 1, seed + i))
+				_exit(2);
+			report();
+			_exit(atomic_load(&findings) ? 1 : 0);
+		}
+		for (i = 0; i < NFILES; i++)
+			close(atomic_load(&files[i]));
+		for (i = 0; i < SIDE_NS_UIDS; i++)
+			if (kids[i] > 0)
+				rc |= side_status(kids[i], "userns uid");
+		_exit(rc);
+	}
+	c = 0;
+	if (pid > 0 && read(ready[0], &c, 1) == 1 && c == 'u') {
+		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+		snprintf(map, sizeof(map), "0 %d %d\n", SIDE_NS_KUID,
+			 SIDE_NS_UIDS);
+		f = fopen(path, "w");
+		c = f && fputs(map, f) >= 0 && !fclose(f) ? 'g' : 'n';
+		if (c == 'n')
+			fprintf(stderr, "rai_fuzz: userns side: no uid map\n");
+	}
+	if (pid > 0 && write(go[1], &c, 1) != 1)
+		perror("rai_fuzz: userns side");
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+	return pid;
+}
+
+int main(int argc, char **argv)
+{
+	int seconds = argc > 1 ? atoi(argv[1]) : 10;
+	int threads = argc > 2 ? atoi(argv[2]) : 4;
+	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) :
+				       (unsigned long)time(NULL);
+	const char *sides_env = getenv("RAI_FUZZ_SIDES");
+	bool sides = !sides_env || strcmp(sides_env, "0");
+	pid_t netns = -1, userns = -1;
+	unsigned long side_findings = 0;
+	long live = -1;
+	int i;
+
+	if (threads < 1 || threads > MAX_THREADS)
+		threads = 4;
+	fail_injection = getenv("RAI_FUZZ_FAIL") &&
+			 !strcmp(getenv("RAI_FUZZ_FAIL"), "1");
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGUSR1, &(struct sigaction){ .sa_handler = on_wake_signal },
+		  NULL);
+	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (unmapped == MAP_FAILED || readonly == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	for (i = 0; i < NFILES; i++)
+		atomic_store(&files[i], -1);
+	if (open_files())
+		return 2;
+	printf("rai_fuzz: %d s, %d threads, seed %lu, %zu-bit%s%s\n", seconds,
+	       threads, seed, sizeof(long) * 8,
+	       fail_injection ? ", allocation failures injected" : "",
+	       sides ? ", sides: netns, userns of 4 uids" : "");
+	fflush(stdout);
+	if (sides) {
+		netns = side_netns(seconds, seed + 100);
+		userns = side_userns(seconds, seed + 200);
+	}
+	if (run_threads(seconds, threads, seed))
+		return 2;
+	if (netns > 0)
+		side_findings += side_status(netns, "netns side");
+	if (userns > 0)
+		side_findings += side_status(userns, "userns side");
+	report();
+	if (side_findings)
+		printf("rai_fuzz: %lu side(s) failed\n", side_findings);
 
 	/* Closed files cancel their requests; upcalls may still be ending. */
 	if (getenv("RAI_FUZZ_LIVE") && !strcmp(getenv("RAI_FUZZ_LIVE"), "0"))
-		return atomic_load(&findings) ? 1 : 0;
+		return atomic_load(&findings) || side_findings ? 1 : 0;
 	for (i = 0; i < 600; i++) {
 		live = requests_live();
 		if (live <= 0)
@@ -690,5 +982,5 @@ int main(int argc, char **argv)
 		usleep(100000);
 	}
 	printf("rai_fuzz: requests_live after close: %ld\n", live);
-	return atomic_load(&findings) || live != 0 ? 1 : 0;
+	return atomic_load(&findings) || side_findings || live != 0 ? 1 : 0;
 }
