@@ -3,17 +3,23 @@
  * The module's own DNS helper: "rai:NAME" keys go to
  * rdma-addrinfo-dns-helper (request-key.d), which reports NXDOMAIN, NODATA
  * and server failures apart; without it installed, or with the module
- * parameter dns_helper off, key.dns_resolver answers the plain name.
+ * parameter dns_helper off, key.dns_resolver answers the plain name.  The
+ * helper runs as root for anyone's "rai:" key: a user gets one plain name
+ * answered, never a batch (the module's alone).
  */
 #include <arpa/nameser.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <netdb.h>
 #include <resolv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -375,6 +381,158 @@ TEST_F(helper, key_description_not_split_at_its_last_semicolon)
 	/* The same route works for the plain description. */
 	EXPECT_EQ(0, rai_sh("keyctl request2 dns_resolver 'rai:%s' '' @s >/dev/null",
 			    name));
+}
+
+/* ---- requests of users ------------------------------------------------ */
+
+/*
+ * request-key runs the helper as root for whoever asks for a "rai:" key.
+ * It answers a batch only when the module asked (uid 0 and the kernel's
+ * ".dns_resolver" thread keyring, request-key's %u and %T); a user gets
+ * what key.dns_resolver would give: one name, answered plainly.  Before,
+ * `keyctl request2 dns_resolver rai:@x 'rai-batch n1 ... n64' @s` had root
+ * resolve 64 names of the user's choosing on 16 threads.
+ */
+#define USER_UID	65534
+/* Callout information as the module's batch keys carry it. */
+#define USER_CALLOUT	"rai-batch a.rai.test b.rai.test"
+
+FIXTURE(user_keys) {
+	char hosts_line[256];
+};
+
+FIXTURE_SETUP(user_keys)
+{
+	int ret;
+
+	ASSERT_EQ(0, access(RAI_HELPER_CONF, R_OK))
+		TH_LOG("%s missing: setup-world installs it", RAI_HELPER_CONF);
+	ret = rai_upcall_counter_install();
+	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
+}
+
+FIXTURE_TEARDOWN(user_keys)
+{
+	rai_upcall_counter_remove();
+	rai_hosts_remove(self->hosts_line);
+}
+
+/* What a user's request for a dns_resolver key got. */
+struct user_key {
+	enum {
+		USER_KEY_ERROR,		/* the user could not ask */
+		USER_KEY_REFUSED,	/* request_key() failed: err */
+		USER_KEY_PLAIN,		/* instantiated, a list of addresses */
+		USER_KEY_BATCH,		/* instantiated with a batch's answer */
+	} result;
+	int err;
+	char payload[4096];
+};
+
+/*
+ * request_key(2) of the dns_resolver key @desc with @callout, as USER_UID
+ * in a session keyring of its own, as `keyctl request2` does; 0 with
+ * *@uk filled in, or -errno.
+ */
+static int request_as_user(const char *desc, const char *callout,
+			   struct user_key *uk)
+{
+	struct user_key *shared;
+	int status, ret = 0;
+	pid_t pid;
+	long id, n;
+
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED)
+		return -errno;
+	memset(shared, 0, sizeof(*shared));
+	pid = rai_fork_as(USER_UID);
+	if (pid < 0) {
+		munmap(shared, sizeof(*shared));
+		return (int)pid;
+	}
+	if (!pid) {
+		/* Root's session keyring is not the user's to write. */
+		if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0) {
+			shared->err = errno;
+			_exit(0);
+		}
+		id = syscall(SYS_request_key, "dns_resolver", desc, callout,
+			     KEY_SPEC_SESSION_KEYRING);
+		if (id < 0) {
+			shared->result = USER_KEY_REFUSED;
+			shared->err = errno;
+			_exit(0);
+		}
+		n = syscall(SYS_keyctl, KEYCTL_READ, id, shared->payload,
+			    sizeof(shared->payload) - 1);
+		if (n < 0) {
+			shared->err = errno;
+			_exit(0);
+		}
+		shared->payload[n < (long)sizeof(shared->payload) ? n :
+				(long)sizeof(shared->payload) - 1] = '\0';
+		shared->result = strncmp(shared->payload, "rai-batch", 9) ?
+				 USER_KEY_PLAIN : USER_KEY_BATCH;
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		ret = -errno;
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		ret = -ECHILD;
+	*uk = *shared;
+	munmap(shared, sizeof(*shared));
+	return ret;
+}
+
+/* A user's batch key is a name like any other: "@rai-hostile-PID" fails. */
+TEST_F_TIMEOUT(user_keys, user_batch_key_gets_no_batch_answer, 90)
+{
+	struct user_key uk;
+	char desc[64];
+	long c0 = rai_upcall_count();
+
+	snprintf(desc, sizeof(desc), "rai:@rai-hostile-%d", getpid());
+	ASSERT_EQ(0, request_as_user(desc, USER_CALLOUT, &uk));
+	ASSERT_NE(USER_KEY_ERROR, uk.result)
+		TH_LOG("uid %d could not ask: %s", USER_UID, strerror(uk.err));
+	EXPECT_TRUE(upcall_ran(c0, HELPER_PROG))
+		TH_LOG("the helper was not asked for %s", desc);
+	EXPECT_NE(USER_KEY_BATCH, uk.result)
+		TH_LOG("uid %d got a batch answer for %s: %.200s", USER_UID,
+		       desc, uk.payload);
+	if (uk.result == USER_KEY_REFUSED)
+		TH_LOG("%s refused: %s, as a name it is", desc,
+		       strerror(uk.err));
+	else
+		TH_LOG("%s instantiated as a name: %.200s", desc, uk.payload);
+}
+
+/* A user's "rai:NAME" with a batch's callout: NAME's addresses, no more. */
+TEST_F_TIMEOUT(user_keys, user_name_key_gets_one_plain_answer, 90)
+{
+	static const char list[] = "192.0.2.203,until=";
+	char name[96], desc[128];
+	struct user_key uk;
+	long c0;
+
+	snprintf(name, sizeof(name), "huser-%d.rai.example", getpid());
+	ASSERT_EQ(0, rai_hosts_add(self->hosts_line, sizeof(self->hosts_line),
+				   "192.0.2.203", name));
+	snprintf(desc, sizeof(desc), "rai:%s", name);
+	c0 = rai_upcall_count();
+	ASSERT_EQ(0, request_as_user(desc, USER_CALLOUT, &uk));
+	ASSERT_EQ(USER_KEY_PLAIN, uk.result)
+		TH_LOG("%s: result %d, %s, payload '%.200s'", desc, uk.result,
+		       strerror(uk.err), uk.payload);
+	EXPECT_TRUE(upcall_ran(c0, HELPER_PROG))
+		TH_LOG("the helper was not asked for %s", desc);
+	EXPECT_EQ(0, strncmp(uk.payload, list, strlen(list)))
+		TH_LOG("payload '%.200s': not %s's one address", uk.payload,
+		       name);
+	EXPECT_EQ(NULL, strchr(uk.payload, '\n'))
+		TH_LOG("payload '%.200s': more than one line", uk.payload);
 }
 
 TEST_HARNESS_MAIN

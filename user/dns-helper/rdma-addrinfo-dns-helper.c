@@ -39,10 +39,21 @@
  *
  * ERRNO is 0 or one of the errors above, TTL in seconds, LIST the addresses
  * ("a,b,c") or "-".  A name not answered within BATCH_DEADLINE_S is given
- * as EAGAIN.  The module reads the key once and invalidates it.
+ * as EAGAIN; its thread goes on with the batch's own copy of the name.
+ * The module reads the key once and invalidates it.
+ *
+ * Whom it answers (Documentation/admin-guide.rst, "DNS"): request-key runs
+ * it as root for whoever asks for a "rai:" key, so it does for anyone only
+ * what key.dns_resolver does, one name: "rai:NAME" is NAME.  Batches are
+ * the module's alone: request-key passes the requestor's uid (%u) and
+ * thread keyring (%T), and the kernel's dns_query() asks as uid 0 with its
+ * keyring ".dns_resolver" as thread keyring, which no process can have
+ * (from_module()).  Any other request, or one by a request-key line
+ * without %u and %T, is a plain name: "rai:@ID" the name "@ID", which
+ * fails.
  *
  * Usage (request-key.conf line):
- *   create dns_resolver rai:* * /usr/sbin/rdma-addrinfo-dns-helper %k
+ *   create dns_resolver rai:* * /usr/sbin/rdma-addrinfo-dns-helper %k %u %T
  */
 #include <arpa/nameser.h>
 #include <errno.h>
@@ -80,7 +91,9 @@
 /* Batches: the module's limit, the addresses of one name, the wait. */
 #define BATCH_NAMES_MAX		64
 #define BATCH_LIST_MAX		2048
+#ifndef BATCH_DEADLINE_S		/* the unit test's is shorter */
 #define BATCH_DEADLINE_S	10
+#endif
 /*
  * Names resolved at once: a batch of 64 names at once is 128 and more
  * queries in one burst at the server (several batches run side by side),
@@ -100,6 +113,10 @@
  * an address boundary) to fit.
  */
 #define BATCH_PAYLOAD_MAX	65000
+/* KEYCTL_DESCRIBE: "type;uid;gid;perm;description", five fields. */
+#define KEY_FIELDS		5
+/* The thread keyring of the kernel's dns_query() (net/dns_resolver). */
+#define DNS_RESOLVER_KEYRING	".dns_resolver"
 
 static int verbose;
 
@@ -289,17 +306,34 @@ static unsigned int name_ttl(const char *name)
 }
 
 /*
- * The name of key @key.  KEYCTL_DESCRIBE gives "type;uid;gid;perm;DESC":
- * four fields, each up to its ';', then the description, which is the
- * rest whatever it holds.  Ours is "rai:NAME" and the module allows no
- * ';' in NAME, but the description is never split at its last ';'.
+ * Split a KEYCTL_DESCRIBE text "type;uid;gid;perm;DESC" in place into its
+ * @field: four fields, each up to its ';', then the description, which is
+ * the rest whatever it holds.  Ours is "rai:NAME" and the module allows no
+ * ';' in NAME, but a key made from user space may have any: the
+ * description is never split at its last ';'.  0 or -EINVAL.
  */
+static int split_key_description(char *text, char *field[KEY_FIELDS])
+{
+	unsigned int i;
+	char *end;
+
+	for (i = 0; i < KEY_FIELDS - 1; i++) {
+		field[i] = text;
+		end = strchr(text, ';');
+		if (!end)
+			return -EINVAL;
+		*end = '\0';
+		text = end + 1;
+	}
+	field[i] = text;
+	return 0;
+}
+
+/* The name of key @key: its description after "rai:". */
 static int key_name(int32_t key, char *name, size_t size)
 {
-	static const char type[] = "dns_resolver";
-	char desc[512];
-	const char *d, *end;
-	unsigned int field;
+	char desc[512], *field[KEY_FIELDS];
+	const char *d;
 	long n;
 
 	n = keyctl4(KEYCTL_DESCRIBE, key, (unsigned long)desc, sizeof(desc), 0);
@@ -307,23 +341,66 @@ static int key_name(int32_t key, char *name, size_t size)
 		return -errno;
 	if ((size_t)n > sizeof(desc))
 		return -ENAMETOOLONG;
-	d = desc;
-	for (field = 0; field < 4; field++) {
-		end = strchr(d, ';');
-		if (!end)
-			return -EINVAL;
-		if (field == 0 && ((size_t)(end - d) != strlen(type) ||
-				   strncmp(d, type, strlen(type))))
-			return -EINVAL;
-		d = end + 1;
-	}
-	if (strncmp(d, DESC_PREFIX, strlen(DESC_PREFIX)))
+	if (split_key_description(desc, field) ||
+	    strcmp(field[0], "dns_resolver") ||
+	    strncmp(field[4], DESC_PREFIX, strlen(DESC_PREFIX)))
 		return -EINVAL;
-	d += strlen(DESC_PREFIX);
+	d = field[4] + strlen(DESC_PREFIX);
 	if (!*d || strlen(d) >= size)
 		return -EINVAL;
 	strcpy(name, d);
 	return 0;
+}
+
+/* A request-key argument as request-key writes numbers (decimal), or -1. */
+static long long decimal_arg(const char *arg)
+{
+	long long v;
+	char *end;
+
+	if (!arg || *arg < '0' || *arg > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	return errno || *end ? -1 : v;
+}
+
+/* KEYCTL_DESCRIBE of @key into @buf: the text's length with its NUL. */
+typedef long (*describe_fn)(int32_t key, char *buf, size_t size);
+
+static long describe_key(int32_t key, char *buf, size_t size)
+{
+	return keyctl4(KEYCTL_DESCRIBE, key, (unsigned long)buf, size, 0);
+}
+
+/*
+ * Did the module ask, given request-key's %u (@uid) and %T (@keyring)?
+ * The kernel's dns_query() asks with the credentials net/dns_resolver made
+ * at boot: fsuid 0 and its keyring ".dns_resolver" as thread keyring.  No
+ * process has that keyring: keyrings whose description begins with '.'
+ * are the kernel's (add_key() and KEYCTL_JOIN_SESSION_KEYRING refuse them
+ * with EPERM), and the thread keyring the kernel makes for a process is
+ * "_tid".  So uid 0 with a uid-0 keyring ".dns_resolver" is the kernel;
+ * missing or malformed arguments, or a keyring we cannot describe, are
+ * not.
+ */
+static int from_module(const char *uid, const char *keyring,
+		       describe_fn describe)
+{
+	long long id = decimal_arg(keyring);
+	char text[128], *field[KEY_FIELDS];
+	long n;
+
+	if (decimal_arg(uid) != 0 || id <= 0 || id > INT32_MAX)
+		return 0;
+	n = describe((int32_t)id, text, sizeof(text));
+	if (n <= 0 || (size_t)n > sizeof(text))
+		return 0;	/* cannot be described, or cut off */
+	text[n - 1] = '\0';
+	if (split_key_description(text, field))
+		return 0;
+	return !strcmp(field[0], "keyring") && !strcmp(field[1], "0") &&
+	       !strcmp(field[4], DNS_RESOLVER_KEYRING);
 }
 
 /*
@@ -502,8 +579,13 @@ static int answer(int32_t key, const char *name)
 
 /* ---- batches ---------------------------------------------------------- */
 
+/*
+ * A name of the batch, with its own copy of the name: a thread slower than
+ * BATCH_DEADLINE_S reads it after batch_answer() has returned, when the
+ * buffer it came from is gone.
+ */
 struct batch_name {
-	const char *name;
+	char name[NS_MAXDNAME];
 	int err;		/* errno, once done */
 	unsigned int ttl;
 	int done;
@@ -599,7 +681,8 @@ static long batch_answer(char *names, char **out)
 	     tok = strtok_r(NULL, " ", &save)) {
 		if (batch.nr == BATCH_NAMES_MAX || !name_ok(tok))
 			return -EINVAL;
-		batch.names[batch.nr++].name = tok;
+		/* name_ok(): shorter than NS_MAXDNAME. */
+		memcpy(batch.names[batch.nr++].name, tok, strlen(tok) + 1);
 	}
 	if (!batch.nr)
 		return -EINVAL;
@@ -691,12 +774,14 @@ static int answer_batch(int32_t key, const char *name)
 
 static void usage(FILE *f)
 {
-	fputs("usage: rdma-addrinfo-dns-helper [-v] KEY\n"
+	fputs("usage: rdma-addrinfo-dns-helper [-v] KEY [UID THREAD-KEYRING]\n"
 	      "       rdma-addrinfo-dns-helper -n NAME   (test: resolve, print)\n"
 	      "       rdma-addrinfo-dns-helper -b 'NAME...'"
 	      "   (test: resolve as a batch, print its answer)\n"
 	      "request-key program for rdma_addrinfo's dns_resolver keys"
-	      " (rai:NAME)\n", f);
+	      " (rai:NAME);\n"
+	      "request-key.d line: create dns_resolver rai:* * PATH %k %u %T\n",
+	      f);
 }
 
 int main(int argc, char **argv)
@@ -704,7 +789,7 @@ int main(int argc, char **argv)
 	char name[NS_MAXDNAME], payload[PAYLOAD_MAX], *text;
 	int32_t key;
 	char *end;
-	int opt, ret;
+	int opt, ret, module;
 	long n;
 
 	openlog("rdma-addrinfo-dns-helper", LOG_PID, LOG_DAEMON);
@@ -738,7 +823,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind != argc - 1) {
+	/* KEY, or KEY UID THREAD-KEYRING (request-key's %k %u %T). */
+	if (optind != argc - 1 && optind != argc - 3) {
 		usage(stderr);
 		return 1;
 	}
@@ -753,11 +839,13 @@ int main(int argc, char **argv)
 		say(LOG_ERR, "key %d: cannot assume authority: %m", key);
 		return 1;
 	}
+	module = optind == argc - 3 &&
+		 from_module(argv[optind + 1], argv[optind + 2], describe_key);
 	ret = key_name(key, name, sizeof(name));
-	if (!ret && !strncmp(name, BATCH_PREFIX, strlen(BATCH_PREFIX)))
+	if (!ret && module && !strncmp(name, BATCH_PREFIX, strlen(BATCH_PREFIX)))
 		ret = answer_batch(key, name);
 	else if (!ret)
-		ret = answer(key, name);
+		ret = answer(key, name);	/* anyone's: one name */
 	else
 		keyctl4(KEYCTL_REJECT, key, TEMPORARY_TTL_S, -ret, 0);
 	if (ret) {
