@@ -18,6 +18,9 @@
  *
  *  - Results memory per user is bounded in bytes: past it a request
  *    completes with -ENOBUFS, and destroying requests makes room.
+ *  - rmmod the moment the last file with batched DNS names in flight is
+ *    closed, over and over: the module's teardown must not leave a
+ *    gathering timer or a batch's work armed behind it.
  *  - An RDMA device renamed over and over while source selection names
  *    it in results: the name is read from where a rename never frees it
  *    (KASAN, in the debug lane, reports a read of a freed name).
@@ -51,6 +54,8 @@
 #define REQUESTS_CAP	"8"
 #define RENAMED		"raitmp0"	/* a name no device has */
 #define RENAMES		20
+#define RMMOD_ROUNDS	8
+#define RMMOD_NAMES	12
 
 /*
  * Wait up to 5 s for the gauge @name to come back to @value (a backend
@@ -460,6 +465,62 @@ TEST(results_memory_per_user_bounded_in_bytes)
 		_exit(results_until_full(per, false));
 	EXPECT_EQ(per, child_status(pid));
 	EXPECT_EQ(0, rai_param_set("max_result_kib_per_user", old));
+}
+
+/* rmmod, retried for up to 30 s while the module is busy: 0 or -errno. */
+static int unload_within_30s(void)
+{
+	long long end = rai_now_ms() + 30000;
+	int ret;
+
+	for (;;) {
+		ret = rai_module_unload();
+		if (!ret || rai_now_ms() > end)
+			return ret;
+		usleep(20000);
+	}
+}
+
+/*
+ * Names enough for a batch, asked at once (the first takes a slot, the
+ * others gather behind it), then the file closed and the module removed
+ * at once: whatever step the upcall and the gathering timer are at.
+ */
+TEST(rmmod_as_the_file_with_a_batch_in_flight_closes)
+{
+	char name[128];
+	__u32 handle;
+	int round, i, fd, ret;
+
+	if (!rai_module_loaded())
+		SKIP(return, "module not loaded by the runner");
+	for (round = 0; round < RMMOD_ROUNDS; round++) {
+		fd = rai_dev_open(0);
+		ASSERT_LE(0, fd);
+		for (i = 0; i < RMMOD_NAMES; i++) {
+			rai_unique_name(name, sizeof(name), "rmmod");
+			ASSERT_EQ(0, rai_resolve_async(fd, name, NULL,
+						       AF_UNSPEC, 0, i,
+						       &handle));
+		}
+		/* Round by round a little later: the upcall gets further. */
+		usleep(round * 25000);
+		close(fd);
+		ret = unload_within_30s();
+		if (ret) {
+			TH_LOG("round %d: rmmod: %s", round, strerror(-ret));
+			break;
+		}
+		ret = rai_module_load(NULL);
+		ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
+	}
+	EXPECT_EQ(RMMOD_ROUNDS, round);
+	if (!rai_module_loaded())
+		ASSERT_EQ(0, rai_module_load(NULL));
+	fd = rai_dev_open(0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, rai_fd_works(fd));
+	close(fd);
 }
 
 /* In a child: rename RAI_IBDEV_A to RENAMED and back, RENAMES times. */
