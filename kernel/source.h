@@ -10,6 +10,8 @@
 
 #include "addr.h"
 
+struct rai_request;
+
 /**
  * struct rai_source - outcome of rai_source_select()
  * @src: the source IP address (port 0); set when @status is 0 or -ENODEV
