@@ -11,4 +11,18 @@ static inline int ERR(int err)
 	return -1;
 }
 
+/*
+ * @ret of an exported call that returns 0 on success: a success leaves
+ * errno as the caller had it (@saved_errno, taken on entry), as
+ * librdmacm's calls leave it, whatever the library's own steps on the way
+ * set (a device that would not open, an empty eventfd, an interrupted
+ * poll()).
+ */
+static inline int rai_return(int ret, int saved_errno)
+{
+	if (!ret)
+		errno = saved_errno;
+	return ret;
+}
+
 #endif /* _RAI_ERR_H */

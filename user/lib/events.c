@@ -361,10 +361,16 @@ int rai_get_event(struct rdma_event_channel *channel,
 	}
 }
 
+/*
+ * errno after success is the caller's: the wait's own steps (an empty
+ * kick fd, a poll() interrupted by an SA_RESTART handler) leave theirs.
+ */
 RAI_EXPORT int rdma_get_cm_event(struct rdma_event_channel *channel,
 				 struct rdma_cm_event **event)
 {
-	return rai_get_event(channel, event);
+	int saved_errno = errno;
+
+	return rai_return(rai_get_event(channel, event), saved_errno);
 }
 
 int rai_ack_event(struct rdma_cm_event *event)
@@ -381,5 +387,7 @@ int rai_ack_event(struct rdma_cm_event *event)
 
 RAI_EXPORT int rdma_ack_cm_event(struct rdma_cm_event *event)
 {
-	return rai_ack_event(event);
+	int saved_errno = errno;
+
+	return rai_return(rai_ack_event(event), saved_errno);
 }

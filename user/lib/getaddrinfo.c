@@ -5,11 +5,12 @@
  */
 #include <errno.h>
 #include <netdb.h>
-#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "convert.h"
 #include "device.h"
+#include "err.h"
 #include "export.h"
 #include "real.h"
 #include "request.h"
@@ -21,19 +22,27 @@
  */
 #define RAI_LIBRDMACM_ROUTEONLY	0x01000000
 
-static pthread_mutex_t rai_sync_fd_lock = PTHREAD_MUTEX_INITIALIZER;
 static int rai_sync_fd = -1;
 
-/* The process-wide fd, opened on first use (and retried until it opens). */
+/*
+ * The process-wide fd, opened on first use (and retried until it opens).
+ * Without a lock, so that a child of fork() never waits for a thread of
+ * the parent that was opening it: of two threads that open it at once,
+ * the first to store its fd keeps it and the other closes its own.
+ */
 static int rai_get_sync_fd(void)
 {
-	int fd;
+	int fd = __atomic_load_n(&rai_sync_fd, __ATOMIC_ACQUIRE), none = -1;
 
-	pthread_mutex_lock(&rai_sync_fd_lock);
-	if (rai_sync_fd < 0)
-		rai_sync_fd = rai_open_device(0);
-	fd = rai_sync_fd;
-	pthread_mutex_unlock(&rai_sync_fd_lock);
+	if (fd >= 0)
+		return fd;
+	fd = rai_open_device(0);
+	if (fd >= 0 &&
+	    !__atomic_compare_exchange_n(&rai_sync_fd, &none, fd, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		close(fd);
+		fd = none;
+	}
 	return fd;
 }
 
@@ -147,24 +156,14 @@ static int rai_getaddrinfo(int fd, const char *node, const char *service,
 	return rai_resolve_sync(fd, &req, res);
 }
 
-RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
-				const struct rdma_addrinfo *hints,
-				struct rdma_addrinfo **res)
+/* rdma_getaddrinfo() with the module: its answer on @fd, as librdmacm's. */
+static int rai_module_getaddrinfo(int fd, const char *node,
+				  const char *service,
+				  const struct rdma_addrinfo *hints,
+				  struct rdma_addrinfo **res)
 {
-	int fd, ret;
+	int ret;
 
-	if (!res) {
-		errno = EINVAL;
-		return EAI_SYSTEM;
-	}
-	if (hints && (hints->ai_flags & RAI_LIBRDMACM_ROUTEONLY))
-		return rai_real()->getaddrinfo(node, service, hints, res);
-	/* Without the module, exactly librdmacm's call (see device.c). */
-	fd = rai_get_sync_fd();
-	if (fd < 0)
-		return rai_user_space(errno) ?
-		       rai_real()->getaddrinfo(node, service, hints, res) :
-		       EAI_SYSTEM;
 	if (hints && !node && !service && !(hints->ai_flags & RAI_SA)) {
 		if (hints->ai_flags & ~RAI_KNOWN_FLAGS)
 			return rai_badflags(hints->ai_flags);
@@ -186,6 +185,34 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 		*res = NULL;
 	}
 	return ret;
+}
+
+RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
+				const struct rdma_addrinfo *hints,
+				struct rdma_addrinfo **res)
+{
+	int saved_errno = errno;
+	int fd;
+
+	if (!res) {
+		errno = EINVAL;
+		return EAI_SYSTEM;
+	}
+	if (hints && (hints->ai_flags & RAI_LIBRDMACM_ROUTEONLY))
+		return rai_real()->getaddrinfo(node, service, hints, res);
+	/*
+	 * Without the module, exactly librdmacm's call (see device.c), errno
+	 * included: the device that would not open is not the caller's.
+	 */
+	fd = rai_get_sync_fd();
+	if (fd < 0) {
+		if (!rai_user_space(errno))
+			return EAI_SYSTEM;
+		errno = saved_errno;
+		return rai_real()->getaddrinfo(node, service, hints, res);
+	}
+	return rai_return(rai_module_getaddrinfo(fd, node, service, hints,
+						 res), saved_errno);
 }
 
 RAI_EXPORT void rdma_freeaddrinfo(struct rdma_addrinfo *res)

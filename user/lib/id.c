@@ -153,11 +153,12 @@ RAI_EXPORT int rdma_get_request(struct rdma_cm_id *listen,
 				struct rdma_cm_id **id)
 {
 	int ret = rai_real()->get_request(listen, id);
+	int saved_errno = errno;	/* as librdmacm's call left it */
 
 	/* Out of memory, it would be taken for an asynchronous id. */
 	if (!ret)
 		rai_mark_sync(*id);
-	return ret;
+	return rai_return(ret, saved_errno);
 }
 
 /* Wait until the id's delivered events are acked (registry locked). */
@@ -212,11 +213,12 @@ RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 			       struct rdma_event_channel *channel)
 {
 	struct rai_id *st;
-	int ret, fd = -1;
+	int saved_errno, ret, fd = -1;
 
 	ret = rai_real()->migrate_id(id, channel);
 	if (ret)
 		return ret;
+	saved_errno = errno;	/* as librdmacm's call left it */
 	rai_lock();
 	if (!channel)
 		rai_id_mark_sync(id);
@@ -230,11 +232,12 @@ RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 	/* Synchronous now: what was in flight completes before it returns. */
 	if (fd >= 0)
 		rai_wait_sync(id, fd);
-	return 0;
+	return rai_return(0, saved_errno);
 }
 
 RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 {
+	int saved_errno = errno;
 	struct rai_id *st;
 
 	rai_lock();
@@ -248,5 +251,6 @@ RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 	rai_wake_kick();
 	rai_unlock();
 	/* rdma_ucm drops the id's queued wake-up with it. */
+	errno = saved_errno;	/* errno as librdmacm's call alone leaves it */
 	return rai_real()->destroy_id(id);
 }

@@ -100,8 +100,11 @@ struct rai_channel *rai_channel_next_watched(struct rai_channel *ch)
 	return NULL;
 }
 
-/* In the child of a fork(): every channel known so far is the parent's. */
-void rai_channels_mark_inherited(void)
+/*
+ * In the child of a fork(): every channel known so far is the parent's,
+ * and no thread of the child reads one.
+ */
+static void rai_channels_mark_inherited(void)
 {
 	struct rai_channel *ch;
 
@@ -110,6 +113,40 @@ void rai_channels_mark_inherited(void)
 		ch->inherited = 1;
 		ch->reading = 0;	/* by a thread the child does not have */
 	}
+}
+
+/*
+ * fork(): the registry is copied with the lock held by the forking thread,
+ * so no other thread is halfway through a change of it, and the child
+ * gets it unlocked.  A thread of the parent waiting for an ack stays
+ * counted in the condition variable (with glibc 2.36 the child's second
+ * round of waiting for an ack then hangs in pthread_cond_broadcast()):
+ * the child gets a new one, since it has none of the parent's waiters.
+ * Registered at load, whatever else the library does (wake.c adds its
+ * watcher's state).
+ */
+static void rai_registry_prepare(void)
+{
+	rai_lock_raw();
+}
+
+static void rai_registry_parent(void)
+{
+	rai_unlock_raw();
+}
+
+static void rai_registry_child(void)
+{
+	rai_channels_mark_inherited();
+	pthread_cond_init(&rai_registry_acked, NULL);
+	rai_unlock_raw();
+}
+
+__attribute__((constructor)) static void rai_registry_init(void)
+{
+	/* ENOMEM at load: a child then inherits the lock as it finds it. */
+	pthread_atfork(rai_registry_prepare, rai_registry_parent,
+		       rai_registry_child);
 }
 
 static struct rai_channel *rai_channel_new(struct rdma_event_channel *channel)

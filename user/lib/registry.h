@@ -72,9 +72,10 @@ extern __thread int rai_registry_held;
 #endif
 
 /*
- * The lock alone, cancellation state untouched: for the watcher thread,
- * which blocks every signal and is never cancelled, and the fork()
- * handlers (wake.c).
+ * The lock alone, cancellation state untouched: for the watcher thread
+ * (wake.c), which blocks every signal and is never cancelled, and the
+ * fork() handlers.  A child of fork() gets the lock unlocked, whatever
+ * the parent's other threads were doing (registry.c).
  */
 static inline void rai_lock_raw(void)
 {
@@ -98,7 +99,6 @@ struct rai_channel *rai_channel_waiter(struct rdma_event_channel *channel);
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel);
 void rai_channel_kick(struct rai_channel *ch);
 void rai_channel_forget(struct rdma_event_channel *channel);
-void rai_channels_mark_inherited(void);
 
 struct rai_id *rai_id_find(struct rdma_cm_id *id);
 struct rai_id *rai_id_find_request(struct rai_channel *ch, __u64 context,

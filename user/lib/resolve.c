@@ -49,11 +49,12 @@ static void rai_request_bind_to_id(struct rai_request *req,
 /*
  * Whether @id's calls go to librdmacm's own implementation: it has one,
  * and the module is absent or speaks another ABI (and is not required).
+ * errno is left as it was: then librdmacm's call is all the caller sees.
  */
 static int rai_native(struct rdma_cm_id *id)
 {
 	struct rai_channel *ch;
-	int err;
+	int saved_errno = errno, err;
 
 	if (!rai_real()->resolve_addrinfo || !rai_real()->query_addrinfo ||
 	    !id || !id->channel)
@@ -62,6 +63,7 @@ static int rai_native(struct rdma_cm_id *id)
 	ch = rai_channel_get(id->channel);
 	err = errno;
 	rai_unlock();
+	errno = saved_errno;
 	return !ch && rai_user_space(err);
 }
 
@@ -69,6 +71,7 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 				     const char *service,
 				     const struct rdma_addrinfo *hints)
 {
+	int saved_errno = errno;
 	struct rai_request req;
 	int ret;
 
@@ -85,14 +88,14 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 	if (!rai_wrappers_in_use())
 		return ERR(EOPNOTSUPP);	/* its event could never be seen */
 
-	return rai_resolve_id(id, &req);
+	return rai_return(rai_resolve_id(id, &req), saved_errno);
 }
 
 RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 				   struct rdma_addrinfo **info)
 {
+	int saved_errno = errno, ret = -1, eai;
 	struct rai_id *st;
-	int ret = -1, eai;
 
 	if (!id || !info)
 		return ERR(EINVAL);
@@ -122,7 +125,7 @@ RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
 			rai_set_passive(*info, st->passive);
 	}
 	rai_unlock();
-	return ret;
+	return rai_return(ret, saved_errno);
 }
 
 RAI_EXPORT_COMPAT(rdma_resolve_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);

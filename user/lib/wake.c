@@ -84,23 +84,16 @@ static int rai_wake_probe(void)
 
 /*
  * fork(): the child has no watcher, whatever the parent had, and leaves
- * the parent's channels (the same open files) to the parent.
+ * the parent's channels (the same open files) to the parent.  The
+ * registry's own handlers (registry.c, registered first) hold its lock
+ * across the fork, run before this one in the child and mark the
+ * channels inherited.
  */
-static void rai_wake_prepare(void)
-{
-	rai_lock_raw();
-}
-
-static void rai_wake_parent(void)
-{
-	rai_unlock_raw();
-}
-
 static void rai_wake_child(void)
 {
+	rai_lock_raw();
 	rai_watcher_running = 0;
 	rai_watcher_joinable = 0;
-	rai_channels_mark_inherited();
 	if (rai_kick_fd >= 0) {
 		/* The parent's watcher listens on the inherited one. */
 		close(rai_kick_fd);
@@ -118,8 +111,7 @@ static void rai_wake_init(void)
 	rai_kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (rai_kick_fd < 0)
 		goto out;
-	if (pthread_atfork(rai_wake_prepare, rai_wake_parent,
-			   rai_wake_child)) {
+	if (pthread_atfork(NULL, NULL, rai_wake_child)) {
 		close(rai_kick_fd);
 		rai_kick_fd = -1;
 		goto out;

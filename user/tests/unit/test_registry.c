@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
-/* The registry, built with RAI_DEBUG: its calls check that the lock is held. */
+/*
+ * The registry, built with RAI_DEBUG: its calls check that the lock is
+ * held; and a child of fork() gets it usable, whatever another thread of
+ * the parent was doing with it.
+ */
 #include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -112,6 +119,185 @@ TEST(a_call_without_the_lock_aborts)
 TEST(a_call_after_unlock_aborts)
 {
 	ASSERT_TRUE(rai_aborts(rai_find_channel_after_unlock));
+}
+
+/*
+ * fork() while another thread of the parent is inside the registry
+ * (issue 26 item 7).  The child has an alarm: a lock or condition that
+ * the parent's thread left behind would hang it.
+ */
+#define CHILD_ALARM_S	10
+
+/* What became of the child: 0 when it exited with status 0. */
+static int rai_child_status(pid_t pid, const char **what)
+{
+	int status;
+
+	*what = "not waited for";
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	*what = "killed";
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		*what = "hung until its alarm";
+	if (!WIFEXITED(status))
+		return -1;
+	*what = "exited";
+	return WEXITSTATUS(status);
+}
+
+static sem_t rai_held;
+
+/* Holds the lock for 300 ms, with a channel's reader flag up. */
+static void *rai_hold_lock(void *arg)
+{
+	struct rai_channel *ch;
+
+	rai_lock();
+	ch = rai_channel_waiter(arg);
+	if (ch)
+		ch->reading = 1;
+	sem_post(&rai_held);
+	usleep(300000);
+	if (ch)
+		ch->reading = 0;
+	rai_unlock();
+	return NULL;
+}
+
+/* 0, or what the child found wrong: CHILD_*. */
+enum { CHILD_OK, CHILD_NO_CHANNEL, CHILD_READER_FLAG, CHILD_NOT_INHERITED };
+
+static int rai_child_locks(struct rdma_event_channel *channel)
+{
+	struct rai_channel *ch;
+	int ret = 0;
+
+	alarm(CHILD_ALARM_S);
+	rai_lock();
+	ch = rai_channel_find(channel);
+	if (!ch)
+		ret = CHILD_NO_CHANNEL;
+	else if (ch->reading)
+		ret = CHILD_READER_FLAG;	/* a thread it does not have */
+	else if (!ch->inherited)
+		ret = CHILD_NOT_INHERITED;
+	rai_channel_forget(channel);	/* nothing left for valgrind */
+	rai_unlock();
+	return ret;
+}
+
+TEST(a_child_forked_while_another_thread_holds_the_lock_takes_it)
+{
+	struct rdma_event_channel channel = { .fd = -1 };
+	const char *what;
+	pthread_t thread;
+	pid_t pid;
+
+	ASSERT_EQ(0, sem_init(&rai_held, 0, 0));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, rai_hold_lock, &channel));
+	ASSERT_EQ(0, sem_wait(&rai_held));
+	pid = fork();
+	if (!pid)
+		_exit(rai_child_locks(&channel));
+	EXPECT_EQ(CHILD_OK, rai_child_status(pid, &what))
+		TH_LOG("the child %s (%d: no channel, %d: the reader flag of the parent's thread, %d: the channel not inherited)",
+		       what, CHILD_NO_CHANNEL, CHILD_READER_FLAG,
+		       CHILD_NOT_INHERITED);
+	pthread_join(thread, NULL);
+	rai_lock();
+	rai_channel_forget(&channel);
+	rai_unlock();
+}
+
+/* An id whose handed-out event a thread waits to see acked. */
+struct rai_ack_wait {
+	struct rdma_cm_id id;
+	struct rai_event *ev;
+	pthread_t thread;
+};
+
+static void *rai_wait_for_ack(void *arg)
+{
+	struct rai_ack_wait *w = arg;
+	struct rai_id *st;
+
+	rai_lock();
+	while ((st = rai_id_find(&w->id)) && st->unacked)
+		rai_registry_wait();
+	rai_unlock();
+	return NULL;
+}
+
+/* Hand out an event of @w's id and start a thread waiting for its ack. */
+static int rai_ack_wait_start(struct rai_ack_wait *w)
+{
+	int ret;
+
+	w->ev = calloc(1, sizeof(*w->ev));
+	if (!w->ev)
+		return -1;
+	w->ev->event.id = &w->id;
+	rai_lock();
+	ret = rai_id_get(&w->id) ? 0 : -1;
+	if (!ret)
+		rai_event_hand_out(w->ev);
+	rai_unlock();
+	if (ret || pthread_create(&w->thread, NULL, rai_wait_for_ack, w))
+		return -1;
+	/* Once the lock is ours again the thread sleeps on the condition. */
+	usleep(100000);
+	rai_lock();
+	rai_unlock();
+	usleep(100000);
+	return 0;
+}
+
+static void rai_ack_wait_end(struct rai_ack_wait *w)
+{
+	rai_lock();
+	rai_event_take_back(&w->ev->event);
+	rai_unlock();
+	pthread_join(w->thread, NULL);
+	rai_lock();
+	rai_id_forget(&w->id);
+	rai_unlock();
+}
+
+/*
+ * Two rounds of a wait for an ack, each in a group of its own, then the
+ * ack of the parent's event, whose waiter the child does not have.
+ */
+static int rai_child_waits_for_acks(struct rai_ack_wait *parent)
+{
+	struct rai_ack_wait w;
+	int round;
+
+	alarm(CHILD_ALARM_S);
+	for (round = 0; round < 2; round++) {
+		if (rai_ack_wait_start(&w))
+			return 1;
+		rai_ack_wait_end(&w);
+	}
+	rai_lock();
+	rai_event_take_back(&parent->ev->event);
+	rai_id_forget(&parent->id);
+	rai_unlock();
+	return 0;
+}
+
+TEST(a_child_forked_while_another_thread_waits_for_an_ack_waits_too)
+{
+	struct rai_ack_wait w;
+	const char *what;
+	pid_t pid;
+
+	ASSERT_EQ(0, rai_ack_wait_start(&w));
+	pid = fork();
+	if (!pid)
+		_exit(rai_child_waits_for_acks(&w));
+	EXPECT_EQ(0, rai_child_status(pid, &what))
+		TH_LOG("the child %s in its waits for an ack", what);
+	rai_ack_wait_end(&w);
 }
 
 TEST_HARNESS_MAIN

@@ -163,4 +163,11 @@ TEST_F(abi, require_module_1_resolve_addrinfo_fails_with_enodev)
 	required_module_resolve_enodev(_metadata);
 }
 
+TEST_F_TIMEOUT(abi, errno_after_success_is_as_librdmacm_leaves_it, 120)
+{
+	RAI_RETURN_IF_SKIPPED();
+
+	errno_after_success_as_librdmacm(_metadata);
+}
+
 TEST_HARNESS_MAIN

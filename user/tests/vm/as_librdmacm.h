@@ -3,8 +3,8 @@
  * Checks that the library is librdmacm, for the VM tests of the cases in
  * which it must be (no module, a module of another ABI): a call's results
  * compared with librdmacm's own, the syslog and stderr lines a child says,
- * the event of one rdma_resolve_addrinfo().  Include after
- * kselftest_harness.h and vm_test.h.
+ * the event of one rdma_resolve_addrinfo(), errno after calls that
+ * succeed.  Include after kselftest_harness.h and vm_test.h.
  */
 #ifndef _RAI_AS_LIBRDMACM_H
 #define _RAI_AS_LIBRDMACM_H
@@ -320,6 +320,228 @@ required_module_resolve_enodev(struct __test_metadata *_metadata)
 	errno = 0;
 	EXPECT_EQ(-1, resolve_on_id(_metadata, &ev, &res));
 	EXPECT_EQ(ENODEV, errno);
+}
+
+/*
+ * errno after calls that succeed (issue 26 item 8): each call is made with
+ * errno set to ERRNO_SENTINEL, once through librdmacm's own functions and
+ * once through the library's.  Where librdmacm's call leaves errno as the
+ * caller had it, the library's must too.
+ */
+#define ERRNO_SENTINEL	12345
+#define ERRNO_NOT_RUN	(-1)
+
+struct cm_calls {
+	rai_getaddrinfo_fn getaddrinfo;
+	void (*freeaddrinfo)(struct rdma_addrinfo *res);
+	int (*create_id)(struct rdma_event_channel *channel,
+			 struct rdma_cm_id **id, void *context,
+			 enum rdma_port_space ps);
+	int (*get_cm_event)(struct rdma_event_channel *channel,
+			    struct rdma_cm_event **event);
+	int (*ack_cm_event)(struct rdma_cm_event *event);
+	int (*migrate_id)(struct rdma_cm_id *id,
+			  struct rdma_event_channel *channel);
+	int (*destroy_id)(struct rdma_cm_id *id);
+	void (*destroy_event_channel)(struct rdma_event_channel *channel);
+	/* librdmacm 60+ (RDMACM_1.4); NULL: those steps are not run. */
+	int (*resolve_addrinfo)(struct rdma_cm_id *id, const char *node,
+				const char *service,
+				const struct rdma_addrinfo *hints);
+	int (*query_addrinfo)(struct rdma_cm_id *id,
+			      struct rdma_addrinfo **info);
+};
+
+enum errno_step {
+	E_GETADDRINFO_NUMERIC,
+	E_FREEADDRINFO,
+	E_GETADDRINFO_PASSIVE,
+	E_GETADDRINFO_HOSTS_NAME,
+	E_CREATE_ID,
+	E_GET_CM_EVENT,
+	E_ACK_CM_EVENT,
+	E_MIGRATE_ID,
+	E_DESTROY_ID,
+	E_DESTROY_EVENT_CHANNEL,
+	E_CREATE_ID_NO_CHANNEL,
+	E_DESTROY_ID_NO_CHANNEL,
+	E_RESOLVE_ADDRINFO,
+	E_GET_CM_EVENT_ADDRINFO,
+	E_QUERY_ADDRINFO,
+	E_STEPS
+};
+
+static const char *const errno_step_names[E_STEPS] = {
+	[E_GETADDRINFO_NUMERIC] = "rdma_getaddrinfo(" RAI_WORLD_IP4_B ", 4791)",
+	[E_FREEADDRINFO] = "rdma_freeaddrinfo",
+	[E_GETADDRINFO_PASSIVE] = "rdma_getaddrinfo(NULL, 7471, RAI_PASSIVE)",
+	[E_GETADDRINFO_HOSTS_NAME] = "rdma_getaddrinfo(" RAI_WORLD_HOSTS_NAME ", 7471)",
+	[E_CREATE_ID] = "rdma_create_id",
+	[E_GET_CM_EVENT] = "rdma_get_cm_event (an rdma_cm event)",
+	[E_ACK_CM_EVENT] = "rdma_ack_cm_event",
+	[E_MIGRATE_ID] = "rdma_migrate_id",
+	[E_DESTROY_ID] = "rdma_destroy_id",
+	[E_DESTROY_EVENT_CHANNEL] = "rdma_destroy_event_channel",
+	[E_CREATE_ID_NO_CHANNEL] = "rdma_create_id(NULL channel)",
+	[E_DESTROY_ID_NO_CHANNEL] = "rdma_destroy_id(synchronous id)",
+	[E_RESOLVE_ADDRINFO] = "rdma_resolve_addrinfo",
+	[E_GET_CM_EVENT_ADDRINFO] = "rdma_get_cm_event (ADDRINFO_RESOLVED)",
+	[E_QUERY_ADDRINFO] = "rdma_query_addrinfo",
+};
+
+/* Before the step's call: errno as the caller set it. */
+#define ERRNO_STEP(step)	(cur = (step), errno = ERRNO_SENTINEL)
+/* The call, @ok when it succeeds; errno noted after it. */
+#define ERRNO_DONE(ok)		do {					\
+		int ok_ = (ok);						\
+									\
+		after[cur] = errno;					\
+		if (!ok_)						\
+			goto fail;					\
+	} while (0)
+
+/*
+ * The steps through @c, errno after each in @after (ERRNO_NOT_RUN: not
+ * made).  Return: 0, or 1 + the step that failed.
+ */
+static inline int errno_after_calls(const struct cm_calls *c, int *after)
+{
+	struct rdma_addrinfo hints = {
+		.ai_flags = RAI_PASSIVE, .ai_port_space = RDMA_PS_TCP,
+	}, *res = NULL;
+	struct sockaddr_in dst = { .sin_family = AF_INET };
+	struct rdma_event_channel *ch, *ch2 = NULL;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id = NULL;
+	int i, cur = -1;
+
+	for (i = 0; i < E_STEPS; i++)
+		after[i] = ERRNO_NOT_RUN;
+	ERRNO_STEP(E_GETADDRINFO_NUMERIC);
+	ERRNO_DONE(!c->getaddrinfo(RAI_IP4_B, "4791", NULL, &res));
+	ERRNO_STEP(E_FREEADDRINFO);
+	c->freeaddrinfo(res);
+	ERRNO_DONE(1);
+	ERRNO_STEP(E_GETADDRINFO_PASSIVE);
+	ERRNO_DONE(!c->getaddrinfo(NULL, "7471", &hints, &res));
+	c->freeaddrinfo(res);
+	ERRNO_STEP(E_GETADDRINFO_HOSTS_NAME);
+	ERRNO_DONE(!c->getaddrinfo(RAI_HOSTS_NAME, "7471", NULL, &res));
+	c->freeaddrinfo(res);
+
+	ch = rdma_create_event_channel();
+	ch2 = rdma_create_event_channel();
+	if (!ch || !ch2)
+		return E_STEPS + 1;
+	ERRNO_STEP(E_CREATE_ID);
+	ERRNO_DONE(!c->create_id(ch, &id, NULL, RDMA_PS_TCP));
+	/* An rdma_cm event (librdmacm's call, which the library leaves). */
+	inet_pton(AF_INET, RAI_IP4_B, &dst.sin_addr);
+	if (rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000))
+		return E_STEPS + 2;
+	ERRNO_STEP(E_GET_CM_EVENT);
+	ERRNO_DONE(!c->get_cm_event(ch, &ev));
+	ERRNO_STEP(E_ACK_CM_EVENT);
+	ERRNO_DONE(!c->ack_cm_event(ev));
+	ERRNO_STEP(E_MIGRATE_ID);
+	ERRNO_DONE(!c->migrate_id(id, ch2));
+	ERRNO_STEP(E_DESTROY_ID);
+	ERRNO_DONE(!c->destroy_id(id));
+	ERRNO_STEP(E_DESTROY_EVENT_CHANNEL);
+	c->destroy_event_channel(ch);
+	ERRNO_DONE(1);
+	ERRNO_STEP(E_CREATE_ID_NO_CHANNEL);
+	ERRNO_DONE(!c->create_id(NULL, &id, NULL, RDMA_PS_TCP));
+	ERRNO_STEP(E_DESTROY_ID_NO_CHANNEL);
+	ERRNO_DONE(!c->destroy_id(id));
+
+	/* librdmacm 60+: its own rdma_resolve_addrinfo without the module. */
+	if (c->resolve_addrinfo && c->query_addrinfo) {
+		if (c->create_id(ch2, &id, NULL, RDMA_PS_TCP))
+			return E_STEPS + 3;
+		ERRNO_STEP(E_RESOLVE_ADDRINFO);
+		ERRNO_DONE(!c->resolve_addrinfo(id, RAI_IP4_B, "4791", NULL));
+		ERRNO_STEP(E_GET_CM_EVENT_ADDRINFO);
+		ERRNO_DONE(!c->get_cm_event(ch2, &ev));
+		c->ack_cm_event(ev);
+		ERRNO_STEP(E_QUERY_ADDRINFO);
+		ERRNO_DONE(!c->query_addrinfo(id, &res));
+		c->freeaddrinfo(res);
+		c->destroy_id(id);
+	}
+	c->destroy_event_channel(ch2);
+	return 0;
+fail:
+	return cur + 1;
+}
+
+#undef ERRNO_STEP
+#undef ERRNO_DONE
+
+static inline void errno_after_success_as_librdmacm(
+	struct __test_metadata *_metadata)
+{
+	const struct cm_calls theirs = {
+		.getaddrinfo = librdmacm_call("rdma_getaddrinfo", "RDMACM_1.0"),
+		.freeaddrinfo = librdmacm_call("rdma_freeaddrinfo",
+					       "RDMACM_1.0"),
+		.create_id = librdmacm_call("rdma_create_id", "RDMACM_1.0"),
+		.get_cm_event = librdmacm_call("rdma_get_cm_event",
+					       "RDMACM_1.0"),
+		.ack_cm_event = librdmacm_call("rdma_ack_cm_event",
+					       "RDMACM_1.0"),
+		.migrate_id = librdmacm_call("rdma_migrate_id", "RDMACM_1.0"),
+		.destroy_id = librdmacm_call("rdma_destroy_id", "RDMACM_1.0"),
+		.destroy_event_channel =
+			librdmacm_call("rdma_destroy_event_channel",
+				       "RDMACM_1.0"),
+		.resolve_addrinfo = librdmacm_call("rdma_resolve_addrinfo",
+						   "RDMACM_1.4"),
+		.query_addrinfo = librdmacm_call("rdma_query_addrinfo",
+						 "RDMACM_1.4"),
+	};
+	const struct cm_calls ours = {
+		.getaddrinfo = rdma_getaddrinfo,
+		.freeaddrinfo = rdma_freeaddrinfo,
+		.create_id = rdma_create_id,
+		.get_cm_event = rdma_get_cm_event,
+		.ack_cm_event = rdma_ack_cm_event,
+		.migrate_id = rdma_migrate_id,
+		.destroy_id = rdma_destroy_id,
+		.destroy_event_channel = rdma_destroy_event_channel,
+		.resolve_addrinfo = theirs.resolve_addrinfo ?
+				    rdma_resolve_addrinfo : NULL,
+		.query_addrinfo = theirs.query_addrinfo ?
+				  rdma_query_addrinfo : NULL,
+	};
+	int a[E_STEPS], b[E_STEPS], i, ret;
+
+	ASSERT_NE(NULL, theirs.getaddrinfo);
+	ASSERT_NE(NULL, theirs.destroy_event_channel);
+	/* Once for librdmacm's and glibc's first-call set-up, once to see. */
+	for (i = 0; i < 2; i++) {
+		ret = errno_after_calls(&theirs, a);
+		ASSERT_EQ(0, ret) TH_LOG("librdmacm: step %d failed: %s", ret,
+					 strerror(errno));
+	}
+	ret = errno_after_calls(&ours, b);
+	ASSERT_EQ(0, ret) TH_LOG("library: step %d (%s) failed: %s", ret,
+				 ret && ret <= E_STEPS ?
+				 errno_step_names[ret - 1] : "set-up",
+				 strerror(errno));
+	for (i = 0; i < E_STEPS; i++) {
+		if (a[i] == ERRNO_NOT_RUN)
+			continue;
+		if (a[i] != ERRNO_SENTINEL) {
+			TH_LOG("%s: librdmacm's own leaves errno %d (%s): not compared",
+			       errno_step_names[i], a[i], strerror(a[i]));
+			continue;
+		}
+		EXPECT_EQ(ERRNO_SENTINEL, b[i])
+			TH_LOG("%s succeeded and left errno %d (%s), where librdmacm leaves the caller's %d",
+			       errno_step_names[i], b[i], strerror(b[i]),
+			       ERRNO_SENTINEL);
+	}
 }
 
 #endif /* _RAI_AS_LIBRDMACM_H */

@@ -9,7 +9,9 @@
  * synchronous ids of rdma_create_ep(), rdma_get_request() and
  * rdma_migrate_id(id, NULL) complete rdma_resolve_addrinfo() before it
  * returns and never see an ADDRINFO event in rdma_connect() or
- * rdma_get_request().
+ * rdma_get_request().  And fork() while another thread is inside a call
+ * holding the library's lock (issue 26 item 7): the child can use the
+ * library.
  *
  * Runs on 6.1 with librdmacm 44 and in the 7.3 phase with rdma-core 65,
  * where the library also wakes channel->fd.
@@ -18,8 +20,12 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -949,6 +955,231 @@ TEST_F_TIMEOUT(ev, create_ep_ids_resolve_synchronously_and_connect, 90)
 	EXPECT_EQ(ECONNREFUSED, c.err);
 	rdma_destroy_ep(conn);
 	rdma_destroy_ep(listen);
+}
+
+
+/*
+ * fork() while another thread is inside a library call that holds one of
+ * the library's locks: the child's calls must not wait for a thread it
+ * does not have.  This program's own eventfd() and open(), which the
+ * library's calls reach before libc's (an executable's symbols come
+ * first), keep that thread inside the call for up to HOLD_MS when armed:
+ * a thread that starts waiting on a fresh channel makes the channel's
+ * kick eventfd with the registry lock held, and the process's first
+ * rdma_getaddrinfo() opens the module's device.  fork() may wait for the
+ * call to finish; the child must get the library as if no call had been
+ * in progress.
+ */
+#define HOLD_MS		2000
+/* The child's alarm, and how long the parent waits for it to exit. */
+#define CHILD_ALARM_S	20
+#define CHILD_WAIT_MS	40000
+#define RAI_DEVICE	"/dev/infiniband/rdma_addrinfo"
+
+enum hold_at {
+	HOLD_NONE,
+	HOLD_EVENTFD,	/* the next eventfd() */
+	HOLD_OPEN,	/* the next open() of RAI_DEVICE */
+};
+
+static struct {
+	int at;			/* enum hold_at: which call holds next */
+	sem_t held;		/* posted by the holding thread */
+	sem_t go;		/* posted by the test after fork() */
+} hold;
+
+static void hold_arm(int at)
+{
+	sem_init(&hold.held, 0, 0);
+	sem_init(&hold.go, 0, 0);
+	__atomic_store_n(&hold.at, at, __ATOMIC_RELEASE);
+}
+
+/* The armed call, once: say so, then wait for the test (HOLD_MS at most). */
+static void hold_here(int at)
+{
+	int saved = errno, want = at;
+	struct timespec ts;
+
+	if (!__atomic_compare_exchange_n(&hold.at, &want, HOLD_NONE, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	sem_post(&hold.held);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += HOLD_MS / 1000;
+	while (sem_timedwait(&hold.go, &ts) && errno == EINTR)
+		;
+	errno = saved;
+}
+
+typedef int (*eventfd_fn)(unsigned int count, int flags);
+typedef int (*open_fn)(const char *path, int flags, ...);
+
+int eventfd(unsigned int count, int flags)
+{
+	static eventfd_fn libc_eventfd;
+
+	hold_here(HOLD_EVENTFD);
+	if (!libc_eventfd)
+		libc_eventfd = (eventfd_fn)dlsym(RTLD_NEXT, "eventfd");
+	return libc_eventfd(count, flags);
+}
+
+int open(const char *path, int flags, ...)
+{
+	static open_fn libc_open;
+	mode_t mode = 0;
+	va_list ap;
+
+	if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (!strcmp(path, RAI_DEVICE))
+		hold_here(HOLD_OPEN);
+	if (!libc_open)
+		libc_open = (open_fn)dlsym(RTLD_NEXT, "open");
+	return libc_open(path, flags, mode);
+}
+
+/* What the child does, each step a call that takes a lock of the library. */
+static const char *const child_steps[] = {
+	"rdma_create_event_channel",
+	"rdma_create_id",
+	"rdma_get_cm_event (O_NONBLOCK, none queued)",
+	"rdma_destroy_id",
+	"rdma_destroy_event_channel",
+	"rdma_getaddrinfo",
+	"nothing: it was done",
+};
+
+/* The step the child is at, in memory shared with the parent. */
+static int *child_step;
+
+static void child_uses_the_library(void)
+{
+	struct rdma_event_channel *ch;
+	struct rdma_addrinfo *res;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+
+	/* Hung in a call: SIGALRM ends it. */
+	alarm(CHILD_ALARM_S);
+	*child_step = 0;
+	ch = rdma_create_event_channel();
+	if (!ch)
+		_exit(1);
+	*child_step = 1;
+	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
+		_exit(2);
+	*child_step = 2;
+	if (fcntl(ch->fd, F_SETFL, O_NONBLOCK) ||
+	    rdma_get_cm_event(ch, &ev) != -1 || errno != EAGAIN)
+		_exit(3);
+	*child_step = 3;
+	if (rdma_destroy_id(id))
+		_exit(4);
+	*child_step = 4;
+	rdma_destroy_event_channel(ch);
+	*child_step = 5;
+	if (rdma_getaddrinfo(RAI_IP4_B, "4791", NULL, &res))
+		_exit(6);
+	rdma_freeaddrinfo(res);
+	*child_step = 6;
+	_exit(0);
+}
+
+/*
+ * The armed call holds in another thread: fork(), let it go on, and see
+ * the child use the library and exit in bounded time.
+ */
+static void fork_while_held(struct __test_metadata *_metadata)
+{
+	struct timespec ts;
+	int status, ms;
+	pid_t pid;
+
+	child_step = mmap(NULL, sizeof(*child_step), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, child_step);
+	*child_step = -1;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	ASSERT_EQ(0, sem_timedwait(&hold.held, &ts))
+		TH_LOG("the thread's call never reached the test's eventfd() or open()");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		child_uses_the_library();
+	sem_post(&hold.go);
+	for (ms = 0; ms < CHILD_WAIT_MS; ms += 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		usleep(10000);
+	}
+	if (ms >= CHILD_WAIT_MS) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+		int step = *child_step;
+		const char *at = step >= 0 && step < (int)ARRAY_SIZE(child_steps) ?
+				 child_steps[step] : "fork()";
+
+		if (ms >= CHILD_WAIT_MS)
+			TH_LOG("the child was still in %s after %d ms, its alarm too",
+			       at, CHILD_WAIT_MS);
+		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+			TH_LOG("the child hung in %s: still there after %d s",
+			       at, CHILD_ALARM_S);
+		else if (WIFSIGNALED(status))
+			TH_LOG("the child was killed by signal %d in %s",
+			       WTERMSIG(status), at);
+		else
+			TH_LOG("the child exited with status %d in %s",
+			       WEXITSTATUS(status), at);
+	}
+	munmap(child_step, sizeof(*child_step));
+}
+
+/* Held in the registry lock by a thread starting to wait on a channel. */
+TEST_F_TIMEOUT(ev, a_child_forked_while_a_waiter_holds_the_lock_works, 120)
+{
+	struct waiter w;
+
+	hold_arm(HOLD_EVENTFD);
+	ASSERT_EQ(0, waiter_start(&w, self->ch));
+	fork_while_held(_metadata);
+	/* The parent's waiter waits on, and gets its event. */
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
+					   NULL));
+	ASSERT_EQ(0, waiter_wait(&w, 10000))
+		TH_LOG("no event for the parent's waiter after 10 s");
+	ASSERT_EQ(0, w.ret);
+	expect_addrinfo_event(_metadata, w.ev, self->id, 1);
+}
+
+static int call_getaddrinfo(struct waiter *w)
+{
+	struct rdma_addrinfo *res;
+	int ret = rdma_getaddrinfo(RAI_IP4_B, "4791", NULL, &res);
+
+	if (!ret)
+		rdma_freeaddrinfo(res);
+	return ret;
+}
+
+/* Held in the process-wide device's open by rdma_getaddrinfo(). */
+TEST_F_TIMEOUT(ev, a_child_forked_while_getaddrinfo_opens_the_device_works, 120)
+{
+	struct waiter w;
+
+	hold_arm(HOLD_OPEN);
+	ASSERT_EQ(0, thread_start(&w, call_getaddrinfo, NULL, NULL));
+	fork_while_held(_metadata);
+	ASSERT_EQ(0, waiter_wait(&w, 10000));
+	EXPECT_EQ(0, w.ret);
 }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,8 @@
  * says that names are resolved in user space, and rdma_resolve_addrinfo /
  * rdma_query_addrinfo are librdmacm's where it has them (rdma-core 60+).
  * RDMA_ADDRINFO_REQUIRE_MODULE=1 makes the calls fail with ENODEV instead,
- * said once on stderr.
+ * said once on stderr.  A call that succeeds leaves errno as librdmacm's
+ * leaves it: not ENODEV from the device the library could not open.
  *
  * The module is unloaded for each test and loaded again afterwards; where
  * it cannot be (the forky root has no rmmod) the tests run only if it is
@@ -89,6 +90,14 @@ TEST_F(no_module, require_module_1_resolve_addrinfo_fails_with_enodev)
 	RAI_RETURN_IF_SKIPPED();
 
 	required_module_resolve_enodev(_metadata);
+}
+
+/* Issue 26 item 8: errno was left at ENODEV after success. */
+TEST_F_TIMEOUT(no_module, errno_after_success_is_as_librdmacm_leaves_it, 120)
+{
+	RAI_RETURN_IF_SKIPPED();
+
+	errno_after_success_as_librdmacm(_metadata);
 }
 
 TEST_HARNESS_MAIN
