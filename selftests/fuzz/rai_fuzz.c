@@ -779,7 +779,7 @@ static int run_threads(int seconds, int threads, unsigned long seed)
 }
 
 /* The table of calls and outcomes of this process; its call count. */
-static unsigned long report(void)
+static unsigned long print_table(void)
 {
 	unsigned long total = 0;
 	int i, e;
@@ -833,7 +833,7 @@ static int side_run(const char *name, int seconds, int threads,
 		return 2;
 	if (run_threads(seconds, threads, seed))
 		return 2;
-	report();
+	print_table();
 	return atomic_load(&findings) ? 1 : 0;
 }
 
@@ -892,7 +892,7 @@ static pid_t side_userns(int seconds, unsigned long seed)
 			side_name = path;
 			if (run_threads(seconds, 1, seed + i))
 				_exit(2);
-			report();
+			print_table();
 			_exit(atomic_load(&findings) ? 1 : 0);
 		}
 		for (i = 0; i < NFILES; i++)
@@ -968,7 +968,7 @@ int main(int argc, char **argv)
 		side_findings += side_status(netns, "netns side");
 	if (userns > 0)
 		side_findings += side_status(userns, "userns side");
-	report();
+	print_table();
 	if (side_findings)
 		printf("rai_fuzz: %lu side(s) failed\n", side_findings);
 

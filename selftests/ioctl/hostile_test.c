@@ -305,7 +305,7 @@ static int hold_requests(int fd, int most, int *err)
 }
 
 /* Write "M N" (0-based uid, count) to @out. */
-static void report(int out, int a, int b)
+static void tell_parent(int out, int a, int b)
 {
 	int v[2] = { a, b };
 
@@ -329,7 +329,7 @@ static void namespace_side(int go, int out)
 
 	if (unshare(CLONE_NEWUSER))
 		_exit(2);
-	report(out, -1, 0);		/* the parent maps the uids now */
+	tell_parent(out, -1, 0);		/* the parent maps the uids now */
 	if (read(go, &c, 1) != 1)
 		_exit(3);
 	if (setresuid(0, 0, 0))
@@ -343,11 +343,11 @@ static void namespace_side(int go, int out)
 			if (setresuid(uid, uid, uid))
 				_exit(6);
 			got = hold_requests(fd, 32, &err);
-			report(out, got, err);
+			tell_parent(out, got, err);
 			_exit(0);
 		}
 		if (child_status(pid))
-			report(out, -2, uid);
+			tell_parent(out, -2, uid);
 	}
 	pause();
 	_exit(0);
