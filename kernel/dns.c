@@ -109,6 +109,7 @@
 #include <linux/dns_resolver.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
+#include <rdma/rdma_addrinfo_upcall.h>
 
 #include "addr.h"
 #include "backend.h"
@@ -131,10 +132,12 @@ static struct workqueue_struct *rai_dns_timeout_wq;
 #define RAI_DNS_EXPIRED_TRIES	3
 /* Reads of a helper's key that outlived its records (see below). */
 #define RAI_DNS_STALE_TRIES	3
-/* The helper's answer ends in ",until=MS" (rdma-addrinfo-dns-helper). */
-#define RAI_DNS_UNTIL		"until="
-/* Key description prefix that request-key routes to our own helper. */
-#define RAI_DNS_HELPER_TYPE	"rai"
+/*
+ * The helper's answer ends in ",until=MS"; "rai:" keys are routed to the
+ * helper: the upcall protocol (uapi/rdma/rdma_addrinfo_upcall.h).
+ */
+#define RAI_DNS_UNTIL		RDMA_ADDRINFO_UPCALL_UNTIL
+#define RAI_DNS_HELPER_TYPE	RDMA_ADDRINFO_UPCALL_TYPE
 /* key.dns_resolver's A/AAAA query type: only for names dns_query() refuses. */
 #define RAI_DNS_SHORT_TYPE	"a"
 /* dns_query() refuses names shorter than this (6.1 to 7.3). */
@@ -969,7 +972,8 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 	callout = rai_dns_batch_callout(batch);
 	if (!callout)
 		return -ENOMEM;
-	len = snprintf(desc, sizeof(desc), "@%08x-%llx", rai_dns_batch_boot,
+	len = snprintf(desc, sizeof(desc),
+		       RDMA_ADDRINFO_UPCALL_BATCH_PREFIX "%08x-%llx", rai_dns_batch_boot,
 		       (unsigned long long)atomic64_inc_return(&rai_dns_batch_seq));
 	atomic_inc(&rai_upcalls_active);
 	rai_stat_inc(RAI_STAT_DNS_QUERIES);

@@ -30,9 +30,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <rdma/rdma_addrinfo_upcall.h>
+
 #include "dns_batch.h"
 
-#define RAI_DNS_BATCH_MAGIC	"rai-batch"
 /* An answer is kept at most this long, whatever its TTL says. */
 #define RAI_DNS_BATCH_TTL_MAX	86400
 
@@ -88,7 +89,7 @@ bool rai_dns_batch_add(struct rai_dns_batch *batch, struct rai_request *req,
 /* "rai-batch NAME NAME ...", kmalloc'ed, or NULL. */
 char *rai_dns_batch_callout(const struct rai_dns_batch *batch)
 {
-	size_t len = sizeof(RAI_DNS_BATCH_MAGIC);
+	size_t len = sizeof(RDMA_ADDRINFO_UPCALL_BATCH_MAGIC);
 	unsigned int i;
 	char *callout, *p;
 
@@ -97,7 +98,7 @@ char *rai_dns_batch_callout(const struct rai_dns_batch *batch)
 	callout = kmalloc(len, GFP_KERNEL);
 	if (!callout)
 		return NULL;
-	p = callout + sprintf(callout, RAI_DNS_BATCH_MAGIC);
+	p = callout + sprintf(callout, RDMA_ADDRINFO_UPCALL_BATCH_MAGIC);
 	for (i = 0; i < batch->nr_names; i++) {
 		*p++ = ' ';
 		memcpy(p, batch->names[i].name, batch->names[i].len);
@@ -170,7 +171,7 @@ int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
 	if (!*payload || payload[strlen(payload) - 1] != '\n')
 		return -EPROTO;
 	line = strsep(&p, "\n");
-	if (!line || strcmp(line, RAI_DNS_BATCH_MAGIC))
+	if (!line || strcmp(line, RDMA_ADDRINFO_UPCALL_BATCH_MAGIC))
 		return -EPROTO;
 	while ((line = strsep(&p, "\n"))) {
 		if (!*line)

@@ -8,10 +8,12 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
+#include <rdma/rdma_addrinfo_upcall.h>
+
 #include "dns_cache.h"
 
-/* Names one upcall may carry: the helper's limit too. */
-#define RAI_DNS_BATCH_MAX	64
+/* Names one upcall may carry (the upcall protocol's). */
+#define RAI_DNS_BATCH_MAX	RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX
 
 struct rai_request;
 

@@ -74,7 +74,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DESC_PREFIX		"rai:"
+#include <rdma/rdma_addrinfo_upcall.h>
+
+#define DESC_PREFIX		RDMA_ADDRINFO_UPCALL_DESC_PREFIX
 /* Lifetime of a positive answer when no configuration says otherwise. */
 #define DEFAULT_TTL_S		5
 /* Negative answers: a missing name is cached, a flaky server hardly. */
@@ -89,7 +91,7 @@
 #define KEYUTILS_CONF		"/etc/keyutils/key.dns_resolver.conf"
 #define PAYLOAD_MAX		4096
 /* Batches: the module's limit, the addresses of one name, the wait. */
-#define BATCH_NAMES_MAX		64
+#define BATCH_NAMES_MAX		RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX
 #define BATCH_LIST_MAX		2048
 #ifndef BATCH_DEADLINE_S		/* the unit test's is shorter */
 #define BATCH_DEADLINE_S	10
@@ -101,8 +103,8 @@
  * world did, and the names failed after the resolver's retries).
  */
 #define BATCH_THREADS_MAX	16
-#define BATCH_MAGIC		"rai-batch"
-#define BATCH_PREFIX		"@"
+#define BATCH_MAGIC		RDMA_ADDRINFO_UPCALL_BATCH_MAGIC
+#define BATCH_PREFIX		RDMA_ADDRINFO_UPCALL_BATCH_PREFIX
 /* A name's line: name, errno, ttl, list, three spaces and the newline. */
 #define BATCH_LINE_MAX		(NS_MAXDNAME + 32 + BATCH_LIST_MAX)
 /* The fields of a line around its name and list: " ERRNO TTL " and "\n". */
@@ -116,7 +118,7 @@
 /* KEYCTL_DESCRIBE: "type;uid;gid;perm;description", five fields. */
 #define KEY_FIELDS		5
 /* The thread keyring of the kernel's dns_query() (net/dns_resolver). */
-#define DNS_RESOLVER_KEYRING	".dns_resolver"
+#define DNS_RESOLVER_KEYRING	RDMA_ADDRINFO_UPCALL_KERNEL_KEYRING
 
 static int verbose;
 
@@ -563,7 +565,7 @@ static int answer(int32_t key, const char *name)
 	ttl = name_ttl(name);
 	say(LOG_DEBUG, "%s: %s for %u s", name, payload, ttl);
 	clock_gettime(CLOCK_REALTIME, &now);
-	len += snprintf(payload + len, UNTIL_MAX, ",until=%lld",
+	len += snprintf(payload + len, UNTIL_MAX, "," RDMA_ADDRINFO_UPCALL_UNTIL "%lld",
 			(long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 +
 			ttl * 1000LL);
 	timeout = ttl > KEY_TIMEOUT_MIN_S ? ttl : KEY_TIMEOUT_MIN_S;
