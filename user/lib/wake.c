@@ -213,17 +213,28 @@ static unsigned int rai_wake_poll_set(struct pollfd **pfd, unsigned int *size)
 	return n;
 }
 
+/*
+ * The watcher's poll set, only ever used by the one watcher running
+ * (resized under the lock).  Static, and kept from one watcher to the
+ * next: a child of fork() has no watcher, and a set on the parent
+ * watcher's stack would be memory the child can no longer reach (a
+ * definite leak under valgrind).
+ */
+static struct pollfd *rai_wake_pfd;
+static unsigned int rai_wake_pfd_size;
+
 static void *rai_wake_main(void *unused)
 {
-	struct pollfd *pfd = NULL;
-	unsigned int i, n, size = 0;
+	struct pollfd *pfd;
+	unsigned int i, n;
 	uint64_t kicks;
 	int ret;
 
 	(void)unused;
 	rai_lock_raw();
 	while (!rai_watcher_stop) {
-		n = rai_wake_poll_set(&pfd, &size);
+		n = rai_wake_poll_set(&rai_wake_pfd, &rai_wake_pfd_size);
+		pfd = rai_wake_pfd;
 		if (!n)
 			break;	/* nothing in flight (or no memory) */
 		rai_unlock_raw();
@@ -251,7 +262,6 @@ static void *rai_wake_main(void *unused)
 	}
 	rai_watcher_running = 0;
 	rai_unlock_raw();
-	free(pfd);
 	return NULL;
 }
 
