@@ -375,7 +375,7 @@ static const char *const errno_step_names[E_STEPS] = {
 	[E_GETADDRINFO_NUMERIC] = "rdma_getaddrinfo(" RAI_WORLD_IP4_B ", 4791)",
 	[E_FREEADDRINFO] = "rdma_freeaddrinfo",
 	[E_GETADDRINFO_PASSIVE] = "rdma_getaddrinfo(NULL, 7471, RAI_PASSIVE)",
-	[E_GETADDRINFO_HOSTS_NAME] = "rdma_getaddrinfo(" RAI_WORLD_HOSTS_NAME ", 7471)",
+	[E_GETADDRINFO_HOSTS_NAME] = "rdma_getaddrinfo(localhost, 7471)",
 	[E_CREATE_ID] = "rdma_create_id",
 	[E_GET_CM_EVENT] = "rdma_get_cm_event (an rdma_cm event)",
 	[E_ACK_CM_EVENT] = "rdma_ack_cm_event",
@@ -425,8 +425,13 @@ static inline int errno_after_calls(const struct cm_calls *c, int *after)
 	ERRNO_STEP(E_GETADDRINFO_PASSIVE);
 	ERRNO_DONE(!c->getaddrinfo(NULL, "7471", &hints, &res));
 	c->freeaddrinfo(res);
+	/*
+	 * A name of /etc/hosts: localhost, which every root has (the forky
+	 * root of the 7.3 phase has its own /etc/hosts, without the world's
+	 * names: librdmacm 65 itself fails those there).
+	 */
 	ERRNO_STEP(E_GETADDRINFO_HOSTS_NAME);
-	ERRNO_DONE(!c->getaddrinfo(RAI_HOSTS_NAME, "7471", NULL, &res));
+	ERRNO_DONE(!c->getaddrinfo("localhost", "7471", NULL, &res));
 	c->freeaddrinfo(res);
 
 	ch = rdma_create_event_channel();
