@@ -128,6 +128,8 @@ static int readonly_results_call(int fd,
 
 static char fresh_name[128];
 
+static int hold_requests(int fd, int most, int *err);
+
 /* A DNS name nobody asked for yet: it waits for the resolver. */
 static void fill_new_dns_name(struct rdma_addrinfo_resolve *r,
 			      struct rdma_addrinfo_result *res)
@@ -187,6 +189,85 @@ TEST(readonly_struct_results_sa_service_released_once)
  * The same struct writable: the call succeeds and returns the results,
  * so the read-only cases above fail only on their last copy.
  */
+/*
+ * The results array, not the struct, is read-only, for a name that
+ * waits: the request is released on the failed copy of the results, once
+ * (and the struct, written back last, still says nothing was returned).
+ */
+static int readonly_array_call(int fd)
+{
+	struct rdma_addrinfo_resolve r;
+	struct rdma_addrinfo_info info;
+	void *page;
+	int ret;
+
+	page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		return 10;
+	rai_req_init(&r, fresh_name, NULL, AF_UNSPEC, 0,
+		     RDMA_ADDRINFO_RESOLVE_SYNC | RDMA_ADDRINFO_RESOLVE_RESULTS,
+		     (uintptr_t)page);
+	r.result_count = 8;
+	ret = rai_resolve(fd, &r);
+	if (ret != -EFAULT) {
+		fprintf(stderr, "# RESOLVE into a read-only array: %d\n", ret);
+		return 12;
+	}
+	if (rai_fd_works(fd) || rai_get_info(fd, &info) || info.requests)
+		return 13;
+	return 0;
+}
+
+TEST(readonly_results_array_for_a_name_that_waits_released_once)
+{
+	long long live0 = rai_stat("requests_live");
+	char line[256];
+	pid_t pid;
+	int fd;
+
+	/* A name with an address, so that there are results to copy. */
+	rai_unique_name(fresh_name, sizeof(fresh_name), "roarray");
+	ASSERT_EQ(0, rai_hosts_add(line, sizeof(line), "192.0.2.232",
+				   fresh_name));
+	pid = rai_fork_as(NOBODY);
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		fd = rai_dev_open(0);
+		_exit(fd < 0 ? 2 : readonly_array_call(fd));
+	}
+	EXPECT_EQ(0, child_status(pid));
+	rai_hosts_remove(line);
+	EXPECT_EQ(live0, gauge_settles("requests_live", live0));
+}
+
+/*
+ * A file passed to a process of another user charges that user: the
+ * file's remembered user changes hands and each user has its own share.
+ */
+TEST(one_file_used_by_two_users_charges_each)
+{
+	char old[32];
+	int fd, err;
+	pid_t pid;
+
+	ASSERT_EQ(0, rai_param_get("max_requests_per_user", old, sizeof(old)));
+	ASSERT_EQ(0, rai_param_set("max_requests_per_user", "2"));
+	fd = rai_dev_open(0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(2, hold_requests(fd, 3, &err));
+	EXPECT_EQ(-EDQUOT, err);
+	pid = rai_fork_as(NOBODY);
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(hold_requests(fd, 3, &err) == 2 && err == -EDQUOT ? 0 : 3);
+	EXPECT_EQ(0, child_status(pid));
+	/* Back to the first user: still at its cap. */
+	EXPECT_EQ(0, hold_requests(fd, 1, &err));
+	EXPECT_EQ(-EDQUOT, err);
+	close(fd);
+	EXPECT_EQ(0, rai_param_set("max_requests_per_user", old));
+}
+
 TEST(writable_struct_results_dns_name_control)
 {
 	struct rdma_addrinfo_result res[8];
