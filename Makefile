@@ -15,7 +15,7 @@ KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
 .PHONY: all module user selftests deps style sparse check check-host \
-	check-vm check-debug fuzz demo bench clean abi-check help module-install \
+	check-vm check-debug fuzz coverage demo bench clean abi-check help module-install \
 	dkms-install deb dkms-sources
 
 # The one version of everything (module sources, packages, library): the
@@ -37,6 +37,7 @@ help:
 	@echo "make check      host unit tests + VM selftest suite"
 	@echo "make check-debug the suite + fuzzer on a KASAN/kmemleak/lockdep kernel"
 	@echo "make fuzz [SECONDS=N] the ABI fuzzer on the debug kernel (default 900)"
+	@echo "make coverage   line coverage of kernel/ over the suite + a fuzz run"
 	@echo "make style      checkpatch --strict over kernel/ and uapi/; unique"
 	@echo "                function names (scripts/dup-names)"
 	@echo "make sparse     build the module with sparse (C=2)"
@@ -118,6 +119,11 @@ check-debug: all
 SECONDS ?= 900
 fuzz: all
 	@selftests/check-debug --fuzz-only $(SECONDS)
+
+# Line coverage of kernel/ (gcov of the module on the debug kernel) over the
+# VM suite and a fuzz run of FUZZ_SECONDS (default 60), per file.
+coverage: all
+	@scripts/coverage $(FUZZ_SECONDS)
 
 demo: all
 	selftests/world/run -- selftests/world/demo
