@@ -550,20 +550,6 @@ TEST(results_memory_per_user_bounded_in_bytes)
 	EXPECT_EQ(0, rai_param_set("max_result_kib_per_user", old));
 }
 
-/* rmmod, retried for up to 30 s while the module is busy: 0 or -errno. */
-static int unload_within_30s(void)
-{
-	long long end = rai_now_ms() + 30000;
-	int ret;
-
-	for (;;) {
-		ret = rai_module_unload();
-		if (!ret || rai_now_ms() > end)
-			return ret;
-		usleep(20000);
-	}
-}
-
 /*
  * Names enough for a batch, asked at once (the first takes a slot, the
  * others gather behind it), then the file closed and the module removed
@@ -614,7 +600,7 @@ TEST_F_TIMEOUT(world_change, rmmod_as_the_file_with_a_batch_in_flight_closes,
 		/* Round by round a little later: the upcall gets further. */
 		usleep(round * 25000);
 		close(fd);
-		ret = unload_within_30s();
+		ret = rai_module_unload_within(30000);
 		if (ret) {
 			TH_LOG("round %d: rmmod: %s", round, strerror(-ret));
 			break;

@@ -57,20 +57,6 @@ static void life_install_upcall_counter(struct __test_metadata *_metadata,
 	self->counter = true;
 }
 
-/* Unload, retrying while references drain, up to timeout_ms. */
-static int unload_within(int timeout_ms)
-{
-	long long end = rai_now_ms() + timeout_ms;
-	int ret;
-
-	for (;;) {
-		ret = rai_module_unload();
-		if (!ret || rai_now_ms() > end)
-			return ret;
-		usleep(50000);
-	}
-}
-
 TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 {
 	struct rdma_addrinfo_info info;
@@ -116,7 +102,7 @@ TEST_F_TIMEOUT(life, close_with_thousand_pending_then_module_unloads, 120)
 	close(fd2);
 	rai_upcall_hold(false);
 	/* Everything the file owned is gone: the module unloads. */
-	ret = unload_within(20000);
+	ret = rai_module_unload_within(20000);
 	if (!ret)
 		self->unloaded = true;
 	ASSERT_EQ(0, ret) TH_LOG("module still busy 20 s after close: %s",
@@ -447,7 +433,7 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_fd_open_fine_after, 60)
 	EXPECT_EQ(0, rai_fd_works(self->fd));
 	close(self->fd);
 	self->fd = -1;
-	ret = unload_within(10000);
+	ret = rai_module_unload_within(10000);
 	if (!ret)
 		self->unloaded = true;
 	ASSERT_EQ(0, ret) TH_LOG("unload after close: %s", strerror(-ret));
@@ -560,7 +546,7 @@ TEST_F_TIMEOUT(life, rmmod_refused_while_upcall_hangs, 120)
 
 	/* The upcall ends: the module goes. */
 	rai_upcall_hold(false);
-	ret = unload_within(30000);
+	ret = rai_module_unload_within(30000);
 	if (!ret)
 		self->unloaded = true;
 	ASSERT_EQ(0, ret) TH_LOG("unload after the upcall: %s", strerror(-ret));

@@ -432,6 +432,19 @@ int rai_module_unload(void)
 	return 0;
 }
 
+int rai_module_unload_within(int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms;
+	int ret;
+
+	for (;;) {
+		ret = rai_module_unload();
+		if (!ret || rai_now_ms() > end)
+			return ret;
+		usleep(50000);
+	}
+}
+
 int rai_module_load(const char *params)
 {
 	char path[4096];

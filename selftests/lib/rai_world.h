@@ -100,6 +100,8 @@ long rai_sh_number(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Module unload/reload (VM only): 0 or -errno. */
 int rai_module_unload(void);
+/* rmmod, retried while references drain, up to timeout_ms: 0 or -errno. */
+int rai_module_unload_within(int timeout_ms);
 /* insmod $RAI_REPO/rdma_addrinfo.ko with params (NULL: $RAI_MODULE_PARAMS). */
 int rai_module_load(const char *params);
 bool rai_module_loaded(void);
