@@ -39,7 +39,8 @@ help:
 	@echo "make fuzz [SECONDS=N] the ABI fuzzer on the debug kernel (default 900)"
 	@echo "make coverage   line coverage of kernel/ over the suite + a fuzz run"
 	@echo "make style      checkpatch --strict over kernel/ and uapi/; unique"
-	@echo "                function names (scripts/dup-names)"
+	@echo "                function names (scripts/dup-names); no include loop in"
+	@echo "                kernel/ (scripts/include-circles)"
 	@echo "make sparse     build the module with sparse (C=2)"
 	@echo "make module-install / dkms-install   install the module"
 	@echo "make deb        Debian packages in build/deb (DKMS module, library, tools)"
@@ -91,6 +92,7 @@ style: $(CHECKPATCH)
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
 		-f $$files && echo "style: clean"
 	@scripts/dup-names
+	@scripts/include-circles
 
 sparse:
 	@test -x "$$(command -v sparse)" || { echo "sparse missing; run 'make deps'" >&2; exit 1; }

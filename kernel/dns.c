@@ -647,17 +647,31 @@ static struct rai_dns_key *rai_dns_key_charge(struct rai_request *req,
 	return new;
 }
 
-/* Upcall slots held now (debugfs stats); 0 when no upcall runs. */
-unsigned int rai_dns_slots_in_use(void)
+/* dns_query() calls in progress. */
+static atomic_t rai_upcalls_active = ATOMIC_INIT(0);
+
+static u64 rai_dns_upcalls_running(void)
+{
+	return atomic_read(&rai_upcalls_active);
+}
+
+/* Upcall slots held now; 0 when no upcall runs. */
+static u64 rai_dns_slots_in_use(void)
 {
 	return READ_ONCE(rai_dns_slots_busy);
 }
 
-/* Keys the records stand for now (debugfs stats). */
-unsigned int rai_dns_keys_charged(void)
+/* Keys the records stand for now. */
+static u64 rai_dns_keys_charged(void)
 {
 	return READ_ONCE(rai_dns_nr_keys);
 }
+
+static struct rai_stats_gauge rai_dns_gauges[] = {
+	{ .name = "upcalls_active", .read = rai_dns_upcalls_running },
+	{ .name = "dns_slots_busy", .read = rai_dns_slots_in_use },
+	{ .name = "dns_keys", .read = rai_dns_keys_charged },
+};
 
 /* After the answer: the record lives as long as the key it stands for. */
 static void rai_dns_key_settle(struct rai_dns_key *key, int ret,
@@ -1317,6 +1331,8 @@ const struct rai_backend_ops rai_dns_ops = {
 
 int rai_dns_init(void)
 {
+	unsigned int i;
+
 	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_batch_boot = get_random_u32();
 	rai_dns_timeout_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
@@ -1327,6 +1343,8 @@ int rai_dns_init(void)
 				     rai_max_upcalls + RAI_DNS_REFRESH_MAX);
 	if (!rai_dns_wq)
 		goto err_timeout_wq;
+	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
+		rai_stats_gauge_add(&rai_dns_gauges[i]);
 	rai_dns_cache_init();
 	return 0;
 
@@ -1345,6 +1363,7 @@ err_timeout_wq:
 void rai_dns_exit(void)
 {
 	struct rai_dns_key *key, *tmp;
+	unsigned int i;
 
 	spin_lock(&rai_dns_slot_lock);
 	rai_dns_stopping = true;
@@ -1352,6 +1371,8 @@ void rai_dns_exit(void)
 	cancel_delayed_work_sync(&rai_dns_gather_work);
 	destroy_workqueue(rai_dns_wq);
 	rai_dns_cache_exit();
+	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
+		rai_stats_gauge_del(&rai_dns_gauges[i]);
 	spin_lock(&rai_dns_key_lock);
 	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry)
 		rai_dns_key_drop(key);

@@ -12,7 +12,5 @@ extern unsigned int rai_max_upcalls_per_user;
 
 int rai_dns_init(void);
 void rai_dns_exit(void);
-unsigned int rai_dns_keys_charged(void);
-unsigned int rai_dns_slots_in_use(void);
 
 #endif /* _RAI_DNS_H */

@@ -316,30 +316,41 @@ static const struct file_operations rai_dns_cache_fops = {
 	.write = rai_dns_cache_write,
 };
 
+/* Entries and bytes kept now (the stats file's gauges). */
+static u64 rai_dns_cache_entries_now(void)
+{
+	return READ_ONCE(rai_dns_cache_nr);
+}
+
+static u64 rai_dns_cache_bytes_now(void)
+{
+	return READ_ONCE(rai_dns_cache_size);
+}
+
+static struct rai_stats_gauge rai_dns_cache_gauges[] = {
+	{ .name = "dns_cache_entries", .read = rai_dns_cache_entries_now },
+	{ .name = "dns_cache_bytes", .read = rai_dns_cache_bytes_now },
+};
+
 /* After rai_stats_init(): the file goes beside the counters. */
 void rai_dns_cache_init(void)
 {
-	struct dentry *dir = debugfs_lookup(KBUILD_MODNAME, NULL);
+	unsigned int i;
 
-	if (dir)
-		rai_dns_cache_file = debugfs_create_file("dns_cache", 0600, dir,
-							 NULL,
-							 &rai_dns_cache_fops);
-	dput(dir);
+	for (i = 0; i < ARRAY_SIZE(rai_dns_cache_gauges); i++)
+		rai_stats_gauge_add(&rai_dns_cache_gauges[i]);
+	rai_dns_cache_file = debugfs_create_file("dns_cache", 0600,
+						 rai_stats_dir(), NULL,
+						 &rai_dns_cache_fops);
 }
 
 /* No request is left: nobody holds an entry. */
 void rai_dns_cache_exit(void)
 {
-	debugfs_remove(rai_dns_cache_file);
-	rai_dns_cache_flush(NULL, 0);
-}
+	unsigned int i;
 
-/* Entries and bytes kept now (debugfs stats). */
-void rai_dns_cache_usage(unsigned int *entries, size_t *bytes)
-{
-	spin_lock(&rai_dns_cache_lock);
-	*entries = rai_dns_cache_nr;
-	*bytes = rai_dns_cache_size;
-	spin_unlock(&rai_dns_cache_lock);
+	debugfs_remove(rai_dns_cache_file);
+	for (i = 0; i < ARRAY_SIZE(rai_dns_cache_gauges); i++)
+		rai_stats_gauge_del(&rai_dns_cache_gauges[i]);
+	rai_dns_cache_flush(NULL, 0);
 }

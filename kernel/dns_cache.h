@@ -34,7 +34,6 @@ void rai_dns_cache_put(struct rai_dns_cached *entry);
 void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 			 u32 len, const struct rai_dns_answer *answer);
 int rai_dns_negative_ttl(void);
-void rai_dns_cache_usage(unsigned int *entries, size_t *bytes);
 
 void rai_dns_cache_init(void);
 void rai_dns_cache_exit(void);

@@ -97,16 +97,33 @@ static void rai_request_ctor(void *obj)
 {
 }
 
+/* Live request objects, of all files (max_requests). */
+static atomic_t rai_requests_total = ATOMIC_INIT(0);
+
+static u64 rai_requests_live(void)
+{
+	return atomic_read(&rai_requests_total);
+}
+
+static struct rai_stats_gauge rai_requests_gauge = {
+	.name = "requests_live",
+	.read = rai_requests_live,
+};
+
 int rai_request_init(void)
 {
 	rai_request_cache = kmem_cache_create("rai_request",
 					      sizeof(struct rai_request), 0,
 					      SLAB_ACCOUNT, rai_request_ctor);
-	return rai_request_cache ? 0 : -ENOMEM;
+	if (!rai_request_cache)
+		return -ENOMEM;
+	rai_stats_gauge_add(&rai_requests_gauge);
+	return 0;
 }
 
 void rai_request_exit(void)
 {
+	rai_stats_gauge_del(&rai_requests_gauge);
 	kmem_cache_destroy(rai_request_cache);
 }
 

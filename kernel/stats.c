@@ -4,19 +4,22 @@
  *
  * <debugfs>/rdma_addrinfo/stats holds one "name value" line per counter,
  * <debugfs>/rdma_addrinfo/sa the same for the SA client's counters.  The
- * counters only grow; tests compare two readings.
+ * counters only grow; tests compare two readings.  After the counters, the
+ * stats file lists the gauges (values of now) that other subsystems add;
+ * this file includes nobody's header but its own.
  */
 #include <linux/debugfs.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 
-#include "dns.h"
-#include "dns_cache.h"
 #include "stats.h"
 
 atomic64_t rai_stats[RAI_STAT_MAX];
 atomic64_t rai_sa_stats[RAI_SA_STAT_MAX];
-atomic_t rai_requests_total = ATOMIC_INIT(0);
-atomic_t rai_upcalls_active = ATOMIC_INIT(0);
+
+/* rai_stats_gauges, in the order they were added. */
+static DEFINE_MUTEX(rai_stats_gauge_lock);
+static LIST_HEAD(rai_stats_gauges);
 
 static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_REQUESTS] = "requests",
@@ -62,22 +65,40 @@ static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {
 
 static struct dentry *rai_debugfs_dir;
 
+void rai_stats_gauge_add(struct rai_stats_gauge *gauge)
+{
+	mutex_lock(&rai_stats_gauge_lock);
+	list_add_tail(&gauge->node, &rai_stats_gauges);
+	mutex_unlock(&rai_stats_gauge_lock);
+}
+
+/* After this returns, no reader calls @gauge->read any more. */
+void rai_stats_gauge_del(struct rai_stats_gauge *gauge)
+{
+	mutex_lock(&rai_stats_gauge_lock);
+	list_del(&gauge->node);
+	mutex_unlock(&rai_stats_gauge_lock);
+}
+
+/* The module's debugfs directory, for a subsystem's own files (or NULL). */
+struct dentry *rai_stats_dir(void)
+{
+	return rai_debugfs_dir;
+}
+
 static int rai_stats_show(struct seq_file *m, void *v)
 {
-	unsigned int entries;
-	size_t bytes;
+	struct rai_stats_gauge *gauge;
 	int i;
 
 	for (i = 0; i < RAI_STAT_MAX; i++)
 		seq_printf(m, "%s %lld\n", rai_stat_names[i],
 			   (long long)atomic64_read(&rai_stats[i]));
-	seq_printf(m, "requests_live %d\n", atomic_read(&rai_requests_total));
-	seq_printf(m, "upcalls_active %d\n", atomic_read(&rai_upcalls_active));
-	seq_printf(m, "dns_slots_busy %u\n", rai_dns_slots_in_use());
-	seq_printf(m, "dns_keys %u\n", rai_dns_keys_charged());
-	rai_dns_cache_usage(&entries, &bytes);
-	seq_printf(m, "dns_cache_entries %u\n", entries);
-	seq_printf(m, "dns_cache_bytes %zu\n", bytes);
+	mutex_lock(&rai_stats_gauge_lock);
+	list_for_each_entry(gauge, &rai_stats_gauges, node)
+		seq_printf(m, "%s %llu\n", gauge->name,
+			   (unsigned long long)gauge->read());
+	mutex_unlock(&rai_stats_gauge_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rai_stats);
@@ -103,7 +124,9 @@ void rai_stats_init(void)
 			    &rai_sa_stats_fops);
 }
 
+/* Every gauge is removed by now. */
 void rai_stats_exit(void)
 {
+	WARN_ON(!list_empty(&rai_stats_gauges));
 	debugfs_remove_recursive(rai_debugfs_dir);
 }

@@ -8,6 +8,8 @@
 #define _RAI_STATS_H
 
 #include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/types.h>
 
 enum rai_stat {
 	RAI_STAT_REQUESTS,		/* RESOLVE calls that created a request */
@@ -68,8 +70,25 @@ static inline void rai_sa_stat_inc(enum rai_sa_stat s)
 	atomic64_inc(&rai_sa_stats[s]);
 }
 
-extern atomic_t rai_requests_total;	/* live request objects */
-extern atomic_t rai_upcalls_active;	/* dns_query() calls in progress */
+/**
+ * struct rai_stats_gauge - a value of now, read from its owner
+ * @name: its name in <debugfs>/rdma_addrinfo/stats
+ * @read: returns the value; called in process context, may sleep
+ * @node: in the list of gauges (stats.c)
+ *
+ * The subsystem that owns a value reports it: stats.c calls nobody's
+ * internals.  Added by the owner's init after rai_stats_init(), removed by
+ * its exit (and by its init's error path) before rai_stats_exit().
+ */
+struct rai_stats_gauge {
+	const char *name;
+	u64 (*read)(void);
+	struct list_head node;
+};
+
+void rai_stats_gauge_add(struct rai_stats_gauge *gauge);
+void rai_stats_gauge_del(struct rai_stats_gauge *gauge);
+struct dentry *rai_stats_dir(void);
 
 void rai_stats_init(void);
 void rai_stats_exit(void);
