@@ -65,8 +65,14 @@ static int rai_check_qp(struct rdma_addrinfo_resolve *r)
 		return -EINVAL;
 	}
 
+	/*
+	 * librdmacm's rule, for AF_IB as for IP: the port space of the
+	 * service's protocol (TCP, or UDP for UD), whose SIDs a peer that
+	 * resolves with librdmacm computes too.  SA service records are
+	 * IB's own (librdmacm's RAI_SA results are PS_IB).
+	 */
 	if (!ps) {
-		if (r->family == AF_IB || (r->ai_flags & RDMA_ADDRINFO_RAI_SA))
+		if (r->ai_flags & RDMA_ADDRINFO_RAI_SA)
 			ps = RDMA_ADDRINFO_PS_IB;
 		else if (qpt == RDMA_ADDRINFO_QPT_UD)
 			ps = RDMA_ADDRINFO_PS_UDP;

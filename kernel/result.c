@@ -46,10 +46,12 @@ static void rai_to_ib(const struct rai_request *req,
 	}
 	sib->sib_family = AF_IB;
 	sib->sib_pkey = cpu_to_be16(0xffff);
+	/* As librdmacm's ucma_set_sid(): the port is masked only if set. */
 	if (with_sid) {
 		sib->sib_sid = rai_ib_sid(req);
 		sib->sib_sid_mask = cpu_to_be64(RDMA_IB_IP_PS_MASK |
-						RAI_IB_IP_PORT_MASK);
+						(req->port ?
+						 RAI_IB_IP_PORT_MASK : 0));
 	}
 }
 

@@ -236,16 +236,61 @@ TEST_F(num, default_port_space_and_qp_type)
 	}
 }
 
-TEST_F(num, af_ib_gid_default_port_space_is_ps_ib)
+/*
+ * Port space 0 with AF_IB follows librdmacm's rule, as with IP: PS_TCP
+ * (PS_UDP for UD), and the SID and mask librdmacm's ucma_set_sid() makes
+ * of it, so that a peer resolving with librdmacm listens on the same SID.
+ */
+TEST_F(num, af_ib_gid_port_space_0_is_librdmacm_ps_tcp)
 {
+	static const struct {
+		__u32 qpt; const char *svc; __u16 want_ps; __u16 port;
+	} c[] = {
+		{ 0, "18515", RDMA_ADDRINFO_PS_TCP, 18515 },
+		{ RDMA_ADDRINFO_QPT_RC, "18515", RDMA_ADDRINFO_PS_TCP, 18515 },
+		{ RDMA_ADDRINFO_QPT_UD, "18515", RDMA_ADDRINFO_PS_UDP, 18515 },
+		{ 0, NULL, RDMA_ADDRINFO_PS_TCP, 0 },
+	};
+	struct rdma_addrinfo_resolve r;
+	struct rai_sockaddr_ib sib;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		rai_req_init(&r, "fe80::2:c9ff:fe00:4321", c[i].svc, AF_IB,
+			     RDMA_ADDRINFO_RAI_FAMILY |
+			     RDMA_ADDRINFO_RAI_NUMERICHOST, 0, 0);
+		r.qp_type = c[i].qpt;
+		free(self->res);
+		self->res = NULL;
+		RAI_LOOKUP_REQ(&r);
+		ASSERT_EQ(0, self->status) TH_LOG("case %u", i);
+		ASSERT_EQ(1, self->n);
+		EXPECT_EQ(c[i].want_ps, self->res[0].port_space)
+			TH_LOG("case %u", i);
+		ASSERT_EQ(sizeof(sib), self->res[0].dst_len);
+		memcpy(&sib, self->res[0].dst_addr, sizeof(sib));
+		EXPECT_EQ(htobe64(((__u64)c[i].want_ps << 16) | c[i].port),
+			  sib.sib_sid) TH_LOG("case %u", i);
+		EXPECT_EQ(htobe64(0xffffffffffff0000ULL |
+				  (c[i].port ? 0xffff : 0)),
+			  sib.sib_sid_mask) TH_LOG("case %u", i);
+	}
+}
+
+/* An explicit PS_IB is kept, and makes the SID. */
+TEST_F(num, af_ib_gid_explicit_ps_ib_kept)
+{
+	struct rdma_addrinfo_resolve r;
 	struct rai_sockaddr_ib sib;
 
-	RAI_LOOKUP("fe80::2:c9ff:fe00:4321", "18515", AF_IB,
-		   RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_NUMERICHOST);
+	rai_req_init(&r, "fe80::2:c9ff:fe00:4321", "18515", AF_IB,
+		     RDMA_ADDRINFO_RAI_FAMILY | RDMA_ADDRINFO_RAI_NUMERICHOST,
+		     0, 0);
+	r.port_space = RDMA_ADDRINFO_PS_IB;
+	RAI_LOOKUP_REQ(&r);
 	ASSERT_EQ(0, self->status);
 	ASSERT_EQ(1, self->n);
 	EXPECT_EQ(RDMA_ADDRINFO_PS_IB, self->res[0].port_space);
-	ASSERT_EQ(sizeof(sib), self->res[0].dst_len);
 	memcpy(&sib, self->res[0].dst_addr, sizeof(sib));
 	EXPECT_EQ(htobe64(((__u64)RDMA_ADDRINFO_PS_IB << 16) | 18515),
 		  sib.sib_sid);

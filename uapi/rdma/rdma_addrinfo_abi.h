@@ -245,9 +245,12 @@ struct rdma_addrinfo_info {
  *	this family are returned (AF_IB: IP answers are turned into IB
  *	addresses of the device that reaches them, SA answers are AF_IB);
  *	with RAI_FAMILY the node is also interpreted in this family
- * @port_space: in, 0 or RDMA_ADDRINFO_PS_*; 0 means PS_IB for AF_IB
- *	or RAI_SA, PS_UDP for QPT_UD, else PS_TCP (results carry the
- *	effective value)
+ * @port_space: in, 0 or RDMA_ADDRINFO_PS_*; 0 means PS_IB for RAI_SA,
+ *	PS_UDP for QPT_UD, else PS_TCP, for AF_IB as for IP (librdmacm's
+ *	rule).  Results carry the effective value; an AF_IB result made
+ *	from an IP address or a GID has sib_sid = port_space << 16 | port
+ *	and sib_sid_mask 0xffffffffffff0000 (RDMA_IB_IP_PS_MASK), or'd with
+ *	0xffff when the port is not 0, as librdmacm makes them.
  * @qp_type: in, 0 or RDMA_ADDRINFO_QPT_*; UD needs PS_UDP/PS_IPOIB/PS_IB,
  *	RC/UC need PS_TCP/PS_IB, else -EINVAL (EAI_QPTYPE); 0 means UD for
  *	PS_UDP/PS_IPOIB, else RC

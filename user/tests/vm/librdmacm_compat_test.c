@@ -262,6 +262,25 @@ TEST(af_ib_numeric_gid)
 	ASSERT_EQ(0, compare(_metadata, "fe80::2:3:4:5", "7471", &hints));
 }
 
+/*
+ * The man page's "AF_IB, GID literal, port space 0": librdmacm's port
+ * space of the service's protocol, so the same service ID as a peer that
+ * resolves with librdmacm; with UD, and without a service (no port in
+ * the SID's mask).
+ */
+TEST(af_ib_numeric_gid_port_space_0)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY |
+						   RAI_NUMERICHOST,
+				       .ai_family = AF_IB };
+
+	ASSERT_EQ(0, compare(_metadata, "fe80::2:3:4:5", "7471", &hints));
+	hints.ai_qp_type = IBV_QPT_UD;
+	ASSERT_EQ(0, compare(_metadata, "fe80::2:3:4:5", "7471", &hints));
+	hints.ai_qp_type = 0;
+	ASSERT_EQ(0, compare(_metadata, "fe80::2:3:4:5", NULL, &hints));
+}
+
 /* The order of families glibc's getaddrinfo() gives, first answers first. */
 static int glibc_families(int passive, int *fam, int max)
 {
