@@ -131,11 +131,14 @@ static int rai_fields_from_hints(struct rdma_addrinfo *list,
 	return 0;
 }
 
-/* librdmacm's failures are -1 (EAI_BADFLAGS) with errno set: so are ours. */
-static int rai_badflags(int flags)
+/*
+ * librdmacm's failures are -1 (EAI_BADFLAGS) with errno set: so are ours.
+ * The only ones: RAI_SA with a node or with RAI_DNS, EOPNOTSUPP as in
+ * librdmacm 60+ (flags nobody knows are ignored).
+ */
+static int rai_badflags(void)
 {
-	errno = (flags & RAI_SA) && !(flags & ~RAI_KNOWN_FLAGS) ?
-		EOPNOTSUPP : EINVAL;
+	errno = EOPNOTSUPP;
 	return EAI_BADFLAGS;
 }
 
@@ -164,15 +167,12 @@ static int rai_module_getaddrinfo(int fd, const char *node,
 {
 	int ret;
 
-	if (hints && !node && !service && !(hints->ai_flags & RAI_SA)) {
-		if (hints->ai_flags & ~RAI_KNOWN_FLAGS)
-			return rai_badflags(hints->ai_flags);
+	if (hints && !node && !service && !(hints->ai_flags & RAI_SA))
 		return rai_hints_result(hints, res);
-	}
 
 	ret = rai_getaddrinfo(fd, node, service, hints, res);
 	if (ret == EAI_BADFLAGS)
-		return rai_badflags(hints ? hints->ai_flags : 0);
+		return rai_badflags();
 	if (ret || (hints && (hints->ai_flags & RAI_SA)))
 		return ret;
 	if (!node)

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,38 +38,47 @@ static int rai_kernel_qp_type(int qp_type)
 	return qp_type;
 }
 
-static int rai_qp_type_valid(int qp_type)
+/* The QP types the kernel knows (XRC as RC); others are not asked. */
+static int rai_qp_type_known(int qp_type)
 {
 	qp_type = rai_kernel_qp_type(qp_type);
-	return !qp_type || qp_type == IBV_QPT_RC || qp_type == IBV_QPT_UC ||
+	return qp_type == IBV_QPT_RC || qp_type == IBV_QPT_UC ||
 	       qp_type == IBV_QPT_UD;
 }
 
-static int rai_port_space_valid(int ps)
+static int rai_port_space_known(int ps)
 {
-	return !ps || ps == RDMA_PS_TCP || ps == RDMA_PS_UDP ||
-	       ps == RDMA_PS_IB || ps == RDMA_PS_IPOIB;
+	return ps == RDMA_PS_TCP || ps == RDMA_PS_UDP || ps == RDMA_PS_IB ||
+	       ps == RDMA_PS_IPOIB;
 }
 
-/* UD needs a datagram port space, RC, UC and XRC a connected one. */
-static int rai_qp_ps_consistent(int qp_type, int ps)
+/*
+ * A node that glibc takes for a numeric address.  glibc's error for a
+ * name without an address of the family asked is EAI_NODATA, for a
+ * literal of the other family EAI_ADDRFAMILY.
+ */
+static int rai_node_is_literal(const char *node)
 {
-	qp_type = rai_kernel_qp_type(qp_type);
-	if (!qp_type || !ps)
-		return 1;
-	if (qp_type == IBV_QPT_UD)
-		return ps == RDMA_PS_UDP || ps == RDMA_PS_IPOIB ||
-		       ps == RDMA_PS_IB;
-	return ps == RDMA_PS_TCP || ps == RDMA_PS_IB;
+	/* One socket type: one answer, nothing for glibc to sort. */
+	struct addrinfo h = { .ai_flags = AI_NUMERICHOST,
+			      .ai_socktype = SOCK_STREAM }, *res;
+
+	if (getaddrinfo(node, NULL, &h, &res))
+		return 0;
+	freeaddrinfo(res);
+	return 1;
 }
 
 /**
  * rai_check_hints - the argument checks of rdma_getaddrinfo(3)
  *
- * Return: 0, or EAI_NONAME (nothing to resolve), EAI_BADFLAGS (unknown
- * flag, RAI_SA with RAI_DNS, RAI_SA with a node), EAI_FAMILY (unsupported
- * ai_family or source address family), EAI_QPTYPE (unknown or inconsistent
- * ai_qp_type/ai_port_space).
+ * Flags it does not know are ignored, as librdmacm ignores them; QP types
+ * and port spaces are left to rai_map_service() (glibc), as librdmacm
+ * leaves them.
+ *
+ * Return: 0, or EAI_NONAME (nothing to resolve), EAI_BADFLAGS (RAI_SA
+ * with RAI_DNS, RAI_SA with a node), EAI_FAMILY (unsupported ai_family or
+ * source address family).
  */
 int rai_check_hints(const char *node, const char *service,
 		    const struct rdma_addrinfo *hints)
@@ -78,8 +88,6 @@ int rai_check_hints(const char *node, const char *service,
 	if (!hints)
 		return 0;
 
-	if (hints->ai_flags & ~RAI_KNOWN_FLAGS)
-		return EAI_BADFLAGS;
 	if ((hints->ai_flags & RAI_SA) && (hints->ai_flags & RAI_DNS))
 		return EAI_BADFLAGS;
 	if ((hints->ai_flags & RAI_SA) && node)
@@ -91,10 +99,6 @@ int rai_check_hints(const char *node, const char *service,
 	    (!rai_family_socklen(hints->ai_src_addr->sa_family) ||
 	     hints->ai_src_len > RDMA_ADDRINFO_ADDR_SIZE))
 		return EAI_FAMILY;
-	if (!rai_qp_type_valid(hints->ai_qp_type) ||
-	    !rai_port_space_valid(hints->ai_port_space) ||
-	    !rai_qp_ps_consistent(hints->ai_qp_type, hints->ai_port_space))
-		return EAI_QPTYPE;
 	if (!node && !service && !(hints->ai_flags & RAI_PASSIVE) &&
 	    !(hints->ai_dst_addr && hints->ai_dst_len) &&
 	    !(hints->ai_src_addr && hints->ai_src_len &&
@@ -165,9 +169,10 @@ int rai_build_request(struct rai_request *req, const char *node,
 		      const char *service, const struct rdma_addrinfo *hints)
 {
 	struct rdma_addrinfo_resolve *cmd = &req->cmd;
-	int flags = hints ? hints->ai_flags : 0;
+	int flags = hints ? hints->ai_flags & RAI_KNOWN_FLAGS : 0;
 	int qp_type = hints ? hints->ai_qp_type : 0;
 	int ps = hints ? hints->ai_port_space : 0;
+	int first_qp_type;
 	size_t len;
 	int ret;
 
@@ -176,12 +181,12 @@ int rai_build_request(struct rai_request *req, const char *node,
 	if (ret)
 		return ret;
 
-	if (service) {
-		ret = rai_map_service(service, flags, qp_type, ps, req->service,
-				      sizeof(req->service));
-		if (ret)
-			return ret;
-	}
+	ret = rai_map_service(service, hints, req->service,
+			      sizeof(req->service), &first_qp_type);
+	if (ret)
+		return ret;
+	if (node && !rai_node_is_literal(node))
+		req->ctx |= RAI_CTX_NAME;
 	if (!node && hints && hints->ai_dst_addr && hints->ai_dst_len &&
 	    !(flags & RAI_SA)) {
 		ret = rai_node_from_dst(req, hints->ai_dst_addr,
@@ -217,10 +222,16 @@ int rai_build_request(struct rai_request *req, const char *node,
 		cmd->service_len = strlen(req->service);
 	}
 	cmd->ai_flags = flags;
+	/*
+	 * The kernel is asked for the QP type and port space it knows;
+	 * otherwise for glibc's first answer's QP type and that type's port
+	 * space.  The results get the caller's, as librdmacm's do.
+	 */
+	cmd->qp_type = rai_qp_type_known(qp_type) ? rai_kernel_qp_type(qp_type) :
+						    first_qp_type;
 	if (hints) {
 		cmd->family = rai_kernel_family(node, flags, hints->ai_family);
-		cmd->port_space = ps;
-		cmd->qp_type = rai_kernel_qp_type(qp_type);
+		cmd->port_space = rai_port_space_known(ps) ? ps : 0;
 		req->qp_type = qp_type;
 		req->passive = !!(hints->ai_flags & RAI_PASSIVE);
 		if (qp_type && ps)

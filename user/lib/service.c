@@ -1,73 +1,112 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Service strings: what RESOLVE gets in its service field.  DNS and numeric
- * requests take a decimal port, so service names are looked up here
- * (/etc/services, NSS); an SA request takes the service ID or name as is.
+ * requests take a decimal port.  librdmacm hands the service to glibc's
+ * getaddrinfo() with a socket type and protocol made from the hints' QP
+ * type and port space, and takes the QP type and port space the hints
+ * leave open from the first answer; so does this, by asking glibc the same
+ * question without a node (no name is looked up).  glibc decides what a
+ * service is: a name of either protocol, a number cast to 16 bits, leading
+ * blanks.  An SA request takes the service ID or name as is.
  */
-#include <ctype.h>
 #include <netdb.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <rdma/rdma_addrinfo.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
 #include "service.h"
 
-static int rai_is_decimal(const char *s)
+/* The socket type librdmacm asks getaddrinfo() for; 0: any. */
+static int rai_socktype(int qp_type)
 {
-	if (!*s)
+	switch (qp_type) {
+	case IBV_QPT_RC:
+	case IBV_QPT_UC:
+	case IBV_QPT_XRC_SEND:
+	case IBV_QPT_XRC_RECV:
+		return SOCK_STREAM;
+	case IBV_QPT_UD:
+		return SOCK_DGRAM;
+	default:		/* RAW_PACKET, types librdmacm does not know */
 		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
+	}
 }
 
-/* The transport protocol whose port numbers a service name maps to. */
-static const char *rai_service_proto(int qp_type, int port_space)
+/* The protocol librdmacm asks getaddrinfo() for; 0: any. */
+static int rai_protocol(int port_space, int socktype)
 {
-	if (port_space == RDMA_PS_UDP || port_space == RDMA_PS_IPOIB ||
-	    (!port_space && qp_type == IBV_QPT_UD))
-		return "udp";
-	return "tcp";
+	switch (port_space) {
+	case RDMA_PS_TCP:
+		return IPPROTO_TCP;
+	case RDMA_PS_UDP:
+	case RDMA_PS_IPOIB:
+		return IPPROTO_UDP;
+	case RDMA_PS_IB:
+		if (socktype == SOCK_STREAM)
+			return IPPROTO_TCP;
+		return socktype == SOCK_DGRAM ? IPPROTO_UDP : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The SA's service ID or name, passed on as is. */
+static int rai_sa_service(const char *service, char *out, size_t out_size)
+{
+	size_t len = service ? strlen(service) : 0;
+
+	if (!service)
+		return 0;
+	if (!len || len > RDMA_ADDRINFO_SERVICE_MAX || len >= out_size)
+		return EAI_SERVICE;
+	memcpy(out, service, len + 1);
+	return 0;
 }
 
 /**
- * rai_map_service - the service bytes to pass to RESOLVE
- * @service: the caller's service string (not NULL)
- * @ai_flags: RAI_* flags of the request
- * @qp_type: hints' ai_qp_type (0 if none)
- * @port_space: hints' ai_port_space (0 if none)
+ * rai_map_service - the service bytes to pass to RESOLVE, and the QP type
+ *	that librdmacm's getaddrinfo() call gives
+ * @service: the caller's service string, or NULL
+ * @hints: the caller's hints, or NULL
  * @out: receives a NUL-terminated string of at most
- *	RDMA_ADDRINFO_SERVICE_MAX bytes
+ *	RDMA_ADDRINFO_SERVICE_MAX bytes: the decimal port ("" without a
+ *	service), or with RAI_SA the service as given
  * @out_size: size of @out
+ * @qp_type: receives the QP type of glibc's first answer: IBV_QPT_UD for
+ *	a datagram socket, else IBV_QPT_RC (0 with RAI_SA)
  *
- * Return: 0, or EAI_SERVICE for an unknown service name, a port out of
- * range or a string too long.
+ * Return: 0, or getaddrinfo()'s error: EAI_SERVICE for a service unknown
+ * for the socket type, EAI_SOCKTYPE for a QP type and port space that
+ * disagree (UD with RDMA_PS_TCP); with RAI_SA, EAI_SERVICE for a string
+ * empty or too long.
  */
-int rai_map_service(const char *service, int ai_flags, int qp_type,
-		    int port_space, char *out, size_t out_size)
+int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
+		    char *out, size_t out_size, int *qp_type)
 {
-	struct servent ent, *found = NULL;
-	char buf[1024];
-	size_t len = strlen(service);
+	struct addrinfo h = { .ai_family = AF_INET }, *res;
+	int ret;
 
-	if (!len || len > RDMA_ADDRINFO_SERVICE_MAX || len >= out_size)
-		return EAI_SERVICE;
+	*out = '\0';
+	*qp_type = 0;
+	if (hints && (hints->ai_flags & RAI_SA))
+		return rai_sa_service(service, out, out_size);
 
-	if ((ai_flags & RAI_SA) || rai_is_decimal(service)) {
-		if (!(ai_flags & RAI_SA) &&
-		    (len > 5 || strtoul(service, NULL, 10) > 65535))
-			return EAI_SERVICE;
-		memcpy(out, service, len + 1);
-		return 0;
+	if (hints) {
+		h.ai_socktype = rai_socktype(hints->ai_qp_type);
+		h.ai_protocol = rai_protocol(hints->ai_port_space,
+					     h.ai_socktype);
 	}
-
-	if (getservbyname_r(service, rai_service_proto(qp_type, port_space),
-			    &ent, buf, sizeof(buf), &found) || !found)
-		return EAI_SERVICE;
-	snprintf(out, out_size, "%u", ntohs((unsigned short)found->s_port));
+	/* Without a service: the socket type alone ("0" fits every one). */
+	ret = getaddrinfo(NULL, service ? service : "0", &h, &res);
+	if (ret)
+		return ret;
+	*qp_type = res->ai_socktype == SOCK_DGRAM ? IBV_QPT_UD : IBV_QPT_RC;
+	if (service)
+		snprintf(out, out_size, "%u",
+			 ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port));
+	freeaddrinfo(res);
 	return 0;
 }

@@ -3,8 +3,9 @@
 #define _RAI_SERVICE_H
 
 #include <stddef.h>
+#include <rdma/rdma_addrinfo.h>
 
-int rai_map_service(const char *service, int ai_flags, int qp_type,
-		    int port_space, char *out, size_t out_size);
+int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
+		    char *out, size_t out_size, int *qp_type);
 
 #endif /* _RAI_SERVICE_H */

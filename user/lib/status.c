@@ -32,7 +32,8 @@ int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno)
 	case -ENODATA:		/* the name has no address at all */
 		return EAI_NODATA;
 	case -EADDRNOTAVAIL:	/* addresses, none of the family asked */
-		return EAI_ADDRFAMILY;
+		/* glibc's: a name is known, a literal is of another family */
+		return ctx & RAI_CTX_NAME ? EAI_NODATA : EAI_ADDRFAMILY;
 	case -EAFNOSUPPORT:
 		return EAI_FAMILY;
 	case -EAGAIN:		/* temporary resolver failure */

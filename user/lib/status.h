@@ -4,6 +4,7 @@
 
 /* Context of a failed request that changes how its error reads. */
 #define RAI_CTX_QP_PS	0x1	/* the request carried qp_type and port_space */
+#define RAI_CTX_NAME	0x2	/* the node is a name, no numeric address */
 
 int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno);
 int rai_eai_with_errno(int status, unsigned int ctx);

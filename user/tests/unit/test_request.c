@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* The argument checks of rdma_getaddrinfo(3) and the RESOLVE command. */
 #include <arpa/inet.h>
+#include <netdb.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -52,11 +53,15 @@ TEST(rai_sa_with_rai_dns_is_eai_badflags)
 	ASSERT_EQ(EAI_BADFLAGS, rai_check_hints(NULL, "0x10", &hints));
 }
 
-TEST(unknown_flag_is_eai_badflags)
+/* librdmacm ignores flags it does not know: so does this (issue 26 item 4). */
+TEST(unknown_flag_is_ignored_and_not_asked)
 {
-	struct rdma_addrinfo hints = { .ai_flags = 0x40 };
+	struct rdma_addrinfo hints = { .ai_flags = RAI_NOROUTE | 0x4000 };
+	struct rai_request req;
 
-	ASSERT_EQ(EAI_BADFLAGS, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(RAI_NOROUTE, req.cmd.ai_flags);
 }
 
 TEST(rai_sa_with_node_is_rejected)
@@ -87,44 +92,124 @@ TEST(unsupported_source_family_is_eai_family)
 	ASSERT_EQ(EAI_FAMILY, rai_check_hints("host", NULL, &hints));
 }
 
-TEST(ud_with_rdma_ps_tcp_is_eai_qptype)
+/*
+ * QP type and port space as librdmacm hands them to getaddrinfo(): a
+ * socket type and protocol that glibc refuses together (issue 26 item 4).
+ */
+TEST(ud_with_rdma_ps_tcp_is_eai_socktype)
 {
 	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD,
 				       .ai_port_space = RDMA_PS_TCP };
+	struct rai_request req;
 
-	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(EAI_SOCKTYPE, rai_build_request(&req, "host", "7471",
+						  &hints));
+	ASSERT_EQ(EAI_SOCKTYPE, rai_build_request(&req, "host", NULL, &hints));
 }
 
-TEST(rc_with_rdma_ps_udp_is_eai_qptype)
+TEST(rc_with_rdma_ps_udp_or_ipoib_is_eai_socktype)
 {
 	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_RC,
 				       .ai_port_space = RDMA_PS_UDP };
+	struct rai_request req;
 
-	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(EAI_SOCKTYPE, rai_build_request(&req, "host", "7471",
+						  &hints));
+	hints.ai_port_space = RDMA_PS_IPOIB;
+	ASSERT_EQ(EAI_SOCKTYPE, rai_build_request(&req, "host", "7471",
+						  &hints));
 }
 
-TEST(consistent_qp_type_and_port_space_are_accepted)
+TEST(consistent_qp_type_and_port_space_are_asked_as_given)
 {
 	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD,
 				       .ai_port_space = RDMA_PS_UDP };
+	static const int ps[] = { RDMA_PS_UDP, RDMA_PS_IB, RDMA_PS_IPOIB };
+	struct rai_request req;
+	unsigned int i;
 
-	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
-	hints.ai_port_space = RDMA_PS_IB;
-	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	for (i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		hints.ai_port_space = ps[i];
+		ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+		ASSERT_EQ(IBV_QPT_UD, req.cmd.qp_type);
+		ASSERT_EQ(ps[i], req.cmd.port_space);
+	}
 	hints.ai_qp_type = IBV_QPT_RC;
-	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
-	hints.ai_port_space = RDMA_PS_TCP;
-	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	hints.ai_port_space = RDMA_PS_IB;
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	ASSERT_EQ(RDMA_PS_IB, req.cmd.port_space);
 }
 
-TEST(unknown_qp_type_or_port_space_is_eai_qptype)
+/*
+ * RAW_PACKET and types or spaces nobody knows: librdmacm asks glibc for
+ * any socket type (or protocol) and gives them back in its result; the
+ * kernel is asked for the QP type of glibc's first answer (RC for a TCP
+ * service, UD for a UDP one) and its port space's default.
+ */
+TEST(raw_packet_is_asked_as_the_first_answers_qp_type)
+{
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_RAW_PACKET };
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	ASSERT_EQ(0, req.cmd.port_space);
+	ASSERT_EQ(IBV_QPT_RAW_PACKET, req.qp_type);
+	hints.ai_port_space = RDMA_PS_UDP;
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(IBV_QPT_UD, req.cmd.qp_type);
+	ASSERT_EQ(RDMA_PS_UDP, req.cmd.port_space);
+}
+
+TEST(unknown_qp_type_or_port_space_is_not_asked)
 {
 	struct rdma_addrinfo hints = { .ai_qp_type = 99 };
+	struct rai_request req;
 
-	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	ASSERT_EQ(0, req.cmd.port_space);
 	hints.ai_qp_type = 0;
 	hints.ai_port_space = 0x1234;
-	ASSERT_EQ(EAI_QPTYPE, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
+	ASSERT_EQ(0, req.cmd.port_space);
+}
+
+/* A service of one protocol decides the QP type (issue 26 item 3). */
+TEST(udp_only_service_is_asked_as_ud)
+{
+	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_IB };
+	struct rai_request req;
+
+	if (!getservbyname("tftp", "udp") || getservbyname("tftp", "tcp"))
+		SKIP(return, "tftp is not udp-only in the services database");
+	ASSERT_EQ(0, rai_build_request(&req, "host", "tftp", NULL));
+	ASSERT_STREQ("69", (const char *)(uintptr_t)req.cmd.service);
+	ASSERT_EQ(IBV_QPT_UD, req.cmd.qp_type);
+	ASSERT_EQ(0, req.cmd.port_space);
+	ASSERT_EQ(0, rai_build_request(&req, "host", "tftp", &hints));
+	ASSERT_EQ(IBV_QPT_UD, req.cmd.qp_type);
+	ASSERT_EQ(RDMA_PS_IB, req.cmd.port_space);
+}
+
+/*
+ * A name, not a literal: its request says so, for the error of a name
+ * without an address of the family asked (issue 26 item 4).
+ */
+TEST(a_name_is_told_from_a_literal)
+{
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", NULL));
+	ASSERT_TRUE(req.ctx & RAI_CTX_NAME);
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.1", "7471", NULL));
+	ASSERT_FALSE(req.ctx & RAI_CTX_NAME);
+	ASSERT_EQ(0, rai_build_request(&req, "fe80::1%1", "7471", NULL));
+	ASSERT_FALSE(req.ctx & RAI_CTX_NAME);
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", NULL));
+	ASSERT_FALSE(req.ctx & RAI_CTX_NAME);
 }
 
 TEST(request_carries_node_bytes_and_length)
@@ -183,7 +268,7 @@ TEST(request_carries_hints)
 	ASSERT_EQ(RDMA_PS_TCP, req.cmd.port_space);
 	ASSERT_EQ(sizeof(src), req.cmd.src_len);
 	ASSERT_EQ(0, memcmp(req.cmd.src_addr, &src, sizeof(src)));
-	ASSERT_EQ(RAI_CTX_QP_PS, req.ctx);
+	ASSERT_EQ(RAI_CTX_QP_PS, req.ctx & RAI_CTX_QP_PS);
 }
 
 TEST(destination_hint_becomes_numeric_node_and_port)
@@ -216,7 +301,7 @@ TEST(xrc_qp_types_are_asked_as_rc)
 	ASSERT_EQ(0, rai_build_request(&req, "host", NULL, &hints));
 	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
 	hints.ai_port_space = RDMA_PS_UDP;
-	ASSERT_EQ(EAI_QPTYPE, rai_build_request(&req, "host", NULL, &hints));
+	ASSERT_EQ(EAI_SOCKTYPE, rai_build_request(&req, "host", NULL, &hints));
 }
 
 TEST(af_ib_is_asked_only_for_gid_literals)

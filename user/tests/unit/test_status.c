@@ -35,11 +35,22 @@ TEST(name_without_addresses_is_eai_nodata)
 	ASSERT_EQ(EAI_NODATA, eai(-ENODATA, 0, &err));
 }
 
-TEST(no_address_in_family_is_eai_addrfamily)
+TEST(literal_of_the_other_family_is_eai_addrfamily)
 {
 	int err;
 
 	ASSERT_EQ(EAI_ADDRFAMILY, eai(-EADDRNOTAVAIL, 0, &err));
+}
+
+/*
+ * A name with addresses, none in the family asked: glibc's EAI_NODATA
+ * (the name is known), as librdmacm returns it (issue 26 item 4).
+ */
+TEST(name_without_address_in_family_is_eai_nodata)
+{
+	int err;
+
+	ASSERT_EQ(EAI_NODATA, eai(-EADDRNOTAVAIL, RAI_CTX_NAME, &err));
 }
 
 TEST(family_not_served_is_eai_family)

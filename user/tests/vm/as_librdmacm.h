@@ -102,6 +102,23 @@ getaddrinfo_cases_as_librdmacm(struct __test_metadata *_metadata)
 	hints.ai_dst_addr = (struct sockaddr *)&dst;
 	hints.ai_dst_len = sizeof(dst);
 	same_as_librdmacm(_metadata, NULL, NULL, &hints);
+
+	/* Services, flags and QP types (issue 26 items 3 and 4). */
+	same_as_librdmacm(_metadata, RAI_IP4_B, "tftp", NULL);
+	same_as_librdmacm(_metadata, RAI_IP4_B, "70000", NULL);
+	same_as_librdmacm(_metadata, RAI_IP4_B, " 80", NULL);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_flags = 0x4000;
+	same_as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_qp_type = IBV_QPT_RAW_PACKET;
+	same_as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints);
+	hints.ai_qp_type = IBV_QPT_UD;
+	hints.ai_port_space = RDMA_PS_TCP;
+	same_as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_INET6;
+	same_as_librdmacm(_metadata, RAI_ZONE_V4ONLY, "7471", &hints);
 }
 
 /*

@@ -70,13 +70,23 @@ TEST(ai_next_is_null_if_no_more_structures_exist)
 	rdma_freeaddrinfo(res);
 }
 
-TEST(eai_addrfamily_host_has_no_address_in_requested_family)
+TEST(eai_addrfamily_address_of_another_family)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
 				       .ai_family = AF_INET6 };
 	struct rdma_addrinfo *res = NULL;
 
 	ASSERT_EQ(EAI_ADDRFAMILY,
+		  rdma_getaddrinfo(RAI_IP4_B, NULL, &hints, &res));
+}
+
+TEST(eai_nodata_name_without_address_in_requested_family)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_INET6 };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_NODATA,
 		  rdma_getaddrinfo(RAI_ZONE_V4ONLY, NULL, &hints, &res));
 }
 
@@ -143,13 +153,25 @@ TEST_F_TIMEOUT(dns_down, eai_again_name_server_returned_a_temporary_failure,
 					      sizeof(name)), NULL, NULL, &res));
 }
 
-TEST(eai_badflags_ai_flags_contains_invalid_flags)
+TEST(eai_badflags_rai_sa_with_a_node)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+	struct rdma_addrinfo *res = NULL;
+
+	errno = 0;
+	ASSERT_EQ(EAI_BADFLAGS,
+		  rdma_getaddrinfo(RAI_ZONE_PEER, "0x10", &hints, &res));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+}
+
+TEST(flags_it_does_not_know_are_ignored)
 {
 	struct rdma_addrinfo hints = { .ai_flags = 0x4000 };
 	struct rdma_addrinfo *res = NULL;
 
-	ASSERT_EQ(EAI_BADFLAGS,
-		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
+	EXPECT_EQ(0, res->ai_flags & 0x4000);
+	rdma_freeaddrinfo(res);
 }
 
 /*
@@ -214,14 +236,36 @@ TEST(eai_service_not_available_for_the_requested_qp_type)
 	rdma_freeaddrinfo(res);
 }
 
-TEST(eai_qptype_qp_type_and_port_space_inconsistent)
+TEST(eai_socktype_qp_type_and_port_space_inconsistent)
 {
 	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_UD,
 				       .ai_port_space = RDMA_PS_TCP };
 	struct rdma_addrinfo *res = NULL;
 
-	ASSERT_EQ(EAI_QPTYPE,
+	ASSERT_EQ(EAI_SOCKTYPE,
 		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
+}
+
+TEST(eai_qptype_with_rai_sa_qp_type_and_port_space_inconsistent)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA,
+				       .ai_qp_type = IBV_QPT_UD,
+				       .ai_port_space = RDMA_PS_TCP };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(EAI_QPTYPE,
+		  rdma_getaddrinfo(NULL, "0x1000000000000001", &hints, &res));
+}
+
+TEST(a_service_of_udp_only_gives_ud_and_rdma_ps_udp)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "tftp", NULL, &res));
+	EXPECT_EQ(69, rai_port(res->ai_dst_addr));
+	EXPECT_EQ(IBV_QPT_UD, res->ai_qp_type);
+	EXPECT_EQ(RDMA_PS_UDP, res->ai_port_space);
+	rdma_freeaddrinfo(res);
 }
 
 TEST(eai_system_other_system_error_check_errno)
