@@ -2,6 +2,13 @@
 /*
  * rdma_addrinfo: the DNS backend.
  *
+ * The DNS wing, a file per concern: this one is the backend (requests,
+ * the upcall-slot scheduler, batches, refresh ahead, time-outs);
+ * dns_upcall.c asks dns_query() and chooses the helper; dns_answer.c
+ * parses an answer once; dns_cache.c keeps answers; dns_keys.c bounds
+ * the keys left behind; dns_view.c says whose view the upcall answers
+ * from; dns_batch.c speaks the batch protocol.
+ *
  * Names go to the kernel's dns_resolver key type: dns_query() with the
  * option "list" (every A and AAAA address, comma-separated), in the
  * network namespace of the file's opener.  dns_query() sleeps until the
@@ -78,45 +85,33 @@
  *  - A helper may answer "#dnserror=N" (dns_resolver's own convention);
  *    dns_query() returns -N.  Statuses of our ABI pass through as they are.
  *
- * Containers: the upcall runs in the initial namespaces, with the host's
- * /etc/hosts, nsswitch.conf and resolv.conf.  A request from another
- * network namespace, or from a process that sees other files there (its
- * own mount namespace or root with a different /etc/hosts, resolv.conf or
- * nsswitch.conf), would be answered from the wrong view: it completes with
- * -EPERM instead (counted as dns_view_refused), unless the administrator
- * sets dns_host_view, which answers such requests from the host's view.
+ * Containers: the upcall answers from the host's view; a request from
+ * another view completes with -EPERM at once, in RESOLVE (counted as
+ * dns_view_refused), unless dns_host_view is set (kernel/dns_view.c).
  * Numeric literals need no upcall and are not affected.
  */
-#include <linux/file.h>
-#include <linux/fs.h>
-#include <linux/fs_struct.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/hashtable.h>
-#include <linux/jhash.h>
 #include <linux/spinlock.h>
-#include <linux/nsproxy.h>
-#include <linux/path.h>
 #include <linux/random.h>
-#include <linux/pid_namespace.h>
 #include <linux/sched.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/time64.h>
 #include <linux/timekeeping.h>
-#include <linux/dns_resolver.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <rdma/rdma_addrinfo_upcall.h>
 
-#include "addr.h"
 #include "backend.h"
 #include "dns.h"
+#include "dns_answer.h"
 #include "dns_batch.h"
 #include "dns_cache.h"
-#include "numeric.h"
+#include "dns_keys.h"
+#include "dns_upcall.h"
+#include "dns_view.h"
 #include "param.h"
 #include "request.h"
 #include "result.h"
@@ -128,42 +123,13 @@ static struct workqueue_struct *rai_dns_wq;
 /* The time-outs of DNS requests (dns_timeout_ms). */
 static struct workqueue_struct *rai_dns_timeout_wq;
 
-/* dns_query() attempts when the key expires under it. */
-#define RAI_DNS_EXPIRED_TRIES	3
-/* Reads of a helper's key that outlived its records (see below). */
-#define RAI_DNS_STALE_TRIES	3
-/*
- * The helper's answer ends in ",until=MS"; "rai:" keys are routed to the
- * helper: the upcall protocol (uapi/rdma/rdma_addrinfo_upcall.h).
- */
-#define RAI_DNS_UNTIL		RDMA_ADDRINFO_UPCALL_UNTIL
-#define RAI_DNS_HELPER_TYPE	RDMA_ADDRINFO_UPCALL_TYPE
-/* key.dns_resolver's A/AAAA query type: only for names dns_query() refuses. */
-#define RAI_DNS_SHORT_TYPE	"a"
-/* dns_query() refuses names shorter than this (6.1 to 7.3). */
-#define RAI_DNS_NAME_MIN	3
-
-static bool rai_dns_helper = true;
-module_param_named(dns_helper, rai_dns_helper, bool, 0644);
-MODULE_PARM_DESC(dns_helper,
-		 "Ask rdma-addrinfo-dns-helper first (\"rai:NAME\" keys), key.dns_resolver if it is not installed (default Y)");
-
-static bool rai_dns_host_view;
-module_param_named(dns_host_view, rai_dns_host_view, bool, 0644);
-MODULE_PARM_DESC(dns_host_view,
-		 "Answer DNS names for containers (another network namespace or /etc view) from the host's resolver and /etc/hosts; else -EPERM (default N)");
-
 unsigned int rai_max_upcalls = 16;
 unsigned int rai_max_upcalls_per_user = 8;
 static unsigned int rai_dns_timeout_ms = 20000;
-static unsigned int rai_dns_max_keys = 1024;
-static unsigned int rai_dns_max_keys_per_user = 256;
 
 RAI_PARAM_RANGE(max_upcalls, 1, 1024);
 RAI_PARAM_RANGE(max_upcalls_per_user, 1, 1024);
 RAI_PARAM_RANGE(dns_timeout_ms, 0, 600000);
-RAI_PARAM_RANGE(dns_max_keys, 1, 1 << 20);
-RAI_PARAM_RANGE(dns_max_keys_per_user, 1, 1 << 20);
 
 module_param_cb(max_upcalls, &rai_param_ops_max_upcalls,
 		&rai_max_upcalls, 0444);
@@ -177,221 +143,6 @@ module_param_cb(dns_timeout_ms, &rai_param_ops_dns_timeout_ms,
 		&rai_dns_timeout_ms, 0644);
 MODULE_PARM_DESC(dns_timeout_ms,
 		 "A DNS request still unanswered after this fails with ETIMEDOUT; 0: no limit (default 20000)");
-module_param_cb(dns_max_keys, &rai_param_ops_dns_max_keys,
-		&rai_dns_max_keys, 0644);
-MODULE_PARM_DESC(dns_max_keys,
-		 "dns_resolver keys (root's key quota) the module may leave behind; beyond: new names fail with EAGAIN (default 1024)");
-module_param_cb(dns_max_keys_per_user, &rai_param_ops_dns_max_keys_per_user,
-		&rai_dns_max_keys_per_user, 0644);
-MODULE_PARM_DESC(dns_max_keys_per_user,
-		 "dns_resolver keys one user's requests may leave behind (default 256)");
-
-static int rai_dns_status(int ret)
-{
-	switch (ret) {
-	case -ENXIO:
-	case -ENODATA:
-	case -EADDRNOTAVAIL:
-	case -EAGAIN:
-	case -ETIMEDOUT:
-	case -ENOMEM:
-		return ret;
-	case -EINTR:		/* keyutils <= 1.6.3: any getaddrinfo() failure */
-	case -EKEYREJECTED:
-	case -EINVAL:		/* dns_query() refused the name */
-		return -ENXIO;
-	case -EREMOTEIO:
-	case -ECONNREFUSED:	/* keyutils: NO_RECOVERY */
-		return -EREMOTEIO;
-	case -ENOKEY:		/* no helper, or it failed */
-	case -EKEYEXPIRED:
-	case -EKEYREVOKED:
-	default:
-		return -EAGAIN;
-	}
-}
-
-/* Turn the helper's "a,b,c" into results; @list is only read. */
-static int rai_dns_parse(struct rai_request *req, const char *list, u32 ttl,
-			 u32 origin, struct rdma_addrinfo_result **resultsp,
-			 u32 *nrp)
-{
-	u32 max = READ_ONCE(rai_max_results), n = 1, nr = 0;
-	struct rdma_addrinfo_result *results;
-	union rai_sockaddr addr;
-	const char *p, *end;
-	bool any = false;
-
-	if (!*list)
-		return -ENODATA;
-	for (p = list; *p; p++)
-		n += *p == ',';
-	results = rai_results_alloc(req, min(n, max));
-	if (!results)
-		return -ENOMEM;
-
-	for (p = list; *p && nr < max; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ',');
-		if (rai_numeric_parse_ip(req->file->net, p, end - p, &addr))
-			continue;
-		any = true;
-		if (!rai_request_wants(req, addr.sa.sa_family))
-			continue;
-		rai_result_fill_ip(req, &results[nr++], &addr.sa, origin, ttl);
-	}
-	if (!nr) {
-		rai_results_free(results);
-		return any ? -EADDRNOTAVAIL : -ENODATA;
-	}
-	*resultsp = results;
-	*nrp = nr;
-	return 0;
-}
-
-/* Did our own helper answer a "rai:" key with this error? */
-static bool rai_dns_helper_answered(int ret)
-{
-	switch (ret) {
-	case -ENXIO:
-	case -ENODATA:
-	case -EAGAIN:
-	case -EREMOTEIO:
-	case -ENOMEM:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* dns_query() of the key "type:name" (type set) or "name", short or not. */
-static int rai_dns_query_type(struct net *net, const char *type,
-			      const char *name, size_t len,
-			      const char *options, char **list,
-			      time64_t *expiry, bool invalidate)
-{
-	char desc[sizeof(RAI_DNS_HELPER_TYPE) + RAI_DNS_NAME_MIN];
-	int tries, ret = -EKEYEXPIRED;
-
-	/* The same description, passed whole as a name long enough. */
-	if (len < RAI_DNS_NAME_MIN && type) {
-		len = snprintf(desc, sizeof(desc), "%s:%s", type, name);
-		name = desc;
-		type = NULL;
-	}
-
-	/*
-	 * A cached key can expire between the keyring finding it and
-	 * dns_query() checking it, or be invalidated by another reader
-	 * (a stale key of our helper, read once more to drop it): that is
-	 * -ENOKEY, as for a negative key.  Asking again makes a fresh upcall,
-	 * or finds the negative key again at once.
-	 */
-	for (tries = 0; tries < RAI_DNS_EXPIRED_TRIES; tries++) {
-		ret = dns_query(net, type, name, len, options, list, expiry,
-				invalidate);
-		if (ret != -EKEYEXPIRED && ret != -EKEYREVOKED &&
-		    ret != -ENOKEY)
-			break;
-	}
-	return ret;
-}
-
-/*
- * When the records of our helper's answer @list expire: it ends in
- * ",until=MS" (ms since the epoch, CLOCK_REALTIME), which is cut off.
- * 0: no such end (an older helper), the key's own expiry counts.
- */
-static s64 rai_dns_take_until(char *list)
-{
-	char *end = strrchr(list, ',');
-	s64 ms;
-
-	if (!end || strncmp(end + 1, RAI_DNS_UNTIL, strlen(RAI_DNS_UNTIL)) ||
-	    kstrtos64(end + 1 + strlen(RAI_DNS_UNTIL), 10, &ms) || ms <= 0)
-		return 0;
-	*end = '\0';
-	return ms;
-}
-
-/*
- * Our helper's key "rai:NAME".  The key lives at least the helper's
- * floor (a key that expires before request-key has returned fails the
- * upcall with -ENOKEY), so a key found in the keyring may have outlived
- * its records (@list's until): such a key is read once more to
- * invalidate it, and the name asked for again.  An answer that is past
- * its records' TTL even so (a helper slower than the TTL) is used as it
- * is, kept nowhere: *@valid 0 then.  *@expiry: the key's own.
- */
-static int rai_dns_helper_query(struct net *net, const char *name, u32 len,
-				char **list, time64_t *expiry, time64_t *valid,
-				bool invalidate)
-{
-	int tries, ret;
-	s64 until;
-
-	for (tries = 0; tries < RAI_DNS_STALE_TRIES; tries++) {
-		ret = rai_dns_query_type(net, RAI_DNS_HELPER_TYPE, name, len,
-					 "list", list, expiry,
-					 invalidate || tries == 1);
-		if (ret < 0) {
-			/* Another reader invalidated the stale key first. */
-			if (tries == 1 && ret == -ENOKEY)
-				continue;
-			return ret;
-		}
-		*valid = *expiry;
-		until = rai_dns_take_until(*list);
-		if (!until)
-			return ret;
-		if (until > ktime_to_ms(ktime_get_real())) {
-			until = div_s64(until, MSEC_PER_SEC);
-			if (!*valid || until < *valid)
-				*valid = until;
-			return ret;
-		}
-		if (tries == RAI_DNS_STALE_TRIES - 1)
-			break;
-		if (!tries)
-			rai_stat_inc(RAI_STAT_DNS_STALE_KEYS);
-		kfree(*list);
-		*list = NULL;
-	}
-	*valid = 0;
-	return ret;
-}
-
-/*
- * Our helper first when enabled; key.dns_resolver if it is not there,
- * asked as NFS and CIFS ask (no options: one address).
- */
-static int rai_dns_query(struct rai_request *req, char **list,
-			 time64_t *expiry, time64_t *valid, u32 *origin,
-			 bool invalidate)
-{
-	int ret;
-
-	*origin = RDMA_ADDRINFO_ORIGIN_DNS;
-	if (READ_ONCE(rai_dns_helper)) {
-		ret = rai_dns_helper_query(req->file->net, req->node,
-					   req->node_len, list, expiry, valid,
-					   invalidate);
-		if (ret >= 0 || rai_dns_helper_answered(ret))
-			return ret;
-		rai_stat_inc(RAI_STAT_DNS_FALLBACKS);
-		pr_debug("no helper for %s:%s (%d)\n", RAI_DNS_HELPER_TYPE,
-			 req->node, ret);
-	}
-	*origin = RDMA_ADDRINFO_ORIGIN_DNS_SINGLE;
-	rai_stat_inc(RAI_STAT_DNS_SINGLE);
-	pr_notice_once("rdma-addrinfo-dns-helper not used: DNS names resolve to one IPv4 address each, as for NFS and CIFS (the dns_resolver keys are shared)\n");
-	ret = rai_dns_query_type(req->file->net,
-				 req->node_len < RAI_DNS_NAME_MIN ?
-				 RAI_DNS_SHORT_TYPE : NULL, req->node,
-				 req->node_len, NULL, list, expiry,
-				 invalidate);
-	*valid = *expiry;
-	return ret;
-}
 
 /* ---- upcall slots: round-robin between users ---------------------------- */
 
@@ -402,6 +153,10 @@ static int rai_dns_query(struct rai_request *req, char **list,
  * request and goes to the tail; a user at max_upcalls_per_user leaves the
  * turns until one of its upcalls ends.  A request holding a slot has its
  * work queued on rai_dns_wq (max_active = max_upcalls: it runs at once).
+ *
+ * rai_dns_slot_lock protects rai_dns_turns, rai_dns_slots_busy and
+ * rai_dns_stopping, each user's dns_waiting, dns_turn, nr_upcalls and
+ * dns_dispatched, and each request's slot_entry and dns_slot.
  */
 static DEFINE_SPINLOCK(rai_dns_slot_lock);
 static LIST_HEAD(rai_dns_turns);
@@ -516,137 +271,6 @@ static void rai_dns_slot_release(struct rai_request *req)
 	spin_unlock(&rai_dns_slot_lock);
 }
 
-/* ---- the module's dns_resolver keys --------------------------------------- */
-
-/*
- * Every upcall creates dns_resolver keys as root, charged to root's key
- * quota (/proc/key-users), which NFS, CIFS and root's own keys share.
- * They are reaped as soon as they expire (KEY_TYPE_INSTANT_REAP, no
- * key_gc_delay): a positive key after its TTL (our helper's: at least
- * 5 s, see rai_dns_helper_query()), a negative one after the
- * helper's rejection timeout (at most RAI_DNS_NEG_KEY_S assumed: request-
- * key's own and keyutils' is 60 s).  The module keeps a record of each
- * name it asked for that may have left a key, charged to the requesting
- * user until that key expires (a record of a name still being asked for
- * does not expire): at most dns_max_keys in all and
- * dns_max_keys_per_user per user.  A name with a live record is answered
- * from the keyring (no new key); a new name beyond a budget fails with
- * -EAGAIN without an upcall; beyond half a budget a positive answer's key
- * is invalidated once read, so it is reaped at once and costs nothing.
- */
-#define RAI_DNS_NEG_KEY_S	60
-#define RAI_DNS_KEY_HASH_BITS	8
-
-struct rai_dns_key {
-	struct hlist_node hnode;
-	struct list_head entry;
-	struct rai_user *user;
-	const struct net *net;	/* compared, never dereferenced */
-	time64_t expiry;
-	unsigned int nr;
-	u32 len;
-	char name[];
-};
-
-static DEFINE_SPINLOCK(rai_dns_key_lock);
-static DEFINE_HASHTABLE(rai_dns_keys, RAI_DNS_KEY_HASH_BITS);
-static LIST_HEAD(rai_dns_key_list);
-static unsigned int rai_dns_nr_keys;
-static time64_t rai_dns_key_next_expiry;
-
-static void rai_dns_key_drop(struct rai_dns_key *key)
-{
-	lockdep_assert_held(&rai_dns_key_lock);
-	hash_del(&key->hnode);
-	list_del(&key->entry);
-	rai_dns_nr_keys -= key->nr;
-	key->user->nr_keys -= key->nr;
-	rai_user_put(key->user);
-	kfree(key);
-}
-
-static void rai_dns_key_reap(time64_t now)
-{
-	struct rai_dns_key *key, *tmp;
-	time64_t next = TIME64_MAX;
-
-	lockdep_assert_held(&rai_dns_key_lock);
-	if (now < rai_dns_key_next_expiry)
-		return;
-	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry) {
-		if (key->expiry <= now)
-			rai_dns_key_drop(key);
-		else
-			next = min(next, key->expiry);
-	}
-	rai_dns_key_next_expiry = next;
-}
-
-static u32 rai_dns_key_hash(const struct rai_request *req)
-{
-	return jhash(req->node, req->node_len,
-		     (u32)(unsigned long)req->file->net);
-}
-
-/*
- * Before asking for req->node: NULL when a live record of the name exists
- * (the keyring has its key), else a new record charged to the user, or
- * ERR_PTR(-EAGAIN) when a budget is spent.  *invalidate: beyond half a
- * budget.
- */
-static struct rai_dns_key *rai_dns_key_charge(struct rai_request *req,
-					      bool *invalidate)
-{
-	unsigned int max = READ_ONCE(rai_dns_max_keys);
-	unsigned int umax = READ_ONCE(rai_dns_max_keys_per_user);
-	/* The rai: key, and the plain one should our helper be missing. */
-	unsigned int nr = READ_ONCE(rai_dns_helper) ? 2 : 1;
-	time64_t now = ktime_get_real_seconds();
-	struct rai_user *user = req->user;
-	u32 hash = rai_dns_key_hash(req);
-	struct rai_dns_key *key, *new;
-
-	new = kmalloc(struct_size(new, name, req->node_len), GFP_KERNEL);
-	if (!new)
-		return ERR_PTR(-ENOMEM);
-	spin_lock(&rai_dns_key_lock);
-	rai_dns_key_reap(now);
-	hash_for_each_possible(rai_dns_keys, key, hnode, hash) {
-		if (key->net == req->file->net && key->len == req->node_len &&
-		    !memcmp(key->name, req->node, key->len) &&
-		    key->expiry > now) {
-			spin_unlock(&rai_dns_key_lock);
-			kfree(new);
-			return NULL;
-		}
-	}
-	if (rai_dns_nr_keys + nr > max || user->nr_keys + nr > umax) {
-		spin_unlock(&rai_dns_key_lock);
-		kfree(new);
-		rai_stat_inc(RAI_STAT_DNS_KEYS_FULL);
-		return ERR_PTR(-EAGAIN);
-	}
-	*invalidate = rai_dns_nr_keys + nr > max / 2 ||
-		      user->nr_keys + nr > umax / 2;
-	new->net = req->file->net;
-	new->len = req->node_len;
-	memcpy(new->name, req->node, new->len);
-	new->nr = nr;
-	/*
-	 * Never reaped while its upcall runs, however long: the upcall
-	 * settles (or drops) this record when it ends.
-	 */
-	new->expiry = TIME64_MAX;
-	refcount_inc(&user->ref);
-	new->user = user;
-	user->nr_keys += nr;
-	rai_dns_nr_keys += nr;
-	hash_add(rai_dns_keys, &new->hnode, hash);
-	list_add_tail(&new->entry, &rai_dns_key_list);
-	spin_unlock(&rai_dns_key_lock);
-	return new;
-}
-
 /* dns_query() calls in progress. */
 static atomic_t rai_upcalls_active = ATOMIC_INIT(0);
 
@@ -661,38 +285,10 @@ static u64 rai_dns_slots_in_use(void)
 	return READ_ONCE(rai_dns_slots_busy);
 }
 
-/* Keys the records stand for now. */
-static u64 rai_dns_keys_charged(void)
-{
-	return READ_ONCE(rai_dns_nr_keys);
-}
-
 static struct rai_stats_gauge rai_dns_gauges[] = {
 	{ .name = "upcalls_active", .read = rai_dns_upcalls_running },
 	{ .name = "dns_slots_busy", .read = rai_dns_slots_in_use },
-	{ .name = "dns_keys", .read = rai_dns_keys_charged },
 };
-
-/* After the answer: the record lives as long as the key it stands for. */
-static void rai_dns_key_settle(struct rai_dns_key *key, int ret,
-			       time64_t expiry, bool invalidated)
-{
-	if (!key)
-		return;
-	spin_lock(&rai_dns_key_lock);
-	if (ret == -EINVAL || (ret >= 0 && invalidated)) {
-		rai_dns_key_drop(key);		/* no key left behind */
-	} else {
-		if (ret < 0)
-			expiry = ktime_get_real_seconds() + RAI_DNS_NEG_KEY_S;
-		else if (!expiry)
-			expiry = TIME64_MAX;	/* a key that never expires */
-		key->expiry = expiry;
-		rai_dns_key_next_expiry = min(rai_dns_key_next_expiry,
-					      key->expiry);
-	}
-	spin_unlock(&rai_dns_key_lock);
-}
 
 /* ---- requests ------------------------------------------------------------- */
 
@@ -703,21 +299,20 @@ static void rai_dns_key_settle(struct rai_dns_key *key, int ret,
 static void rai_dns_complete(struct rai_request *req,
 			     const struct rai_dns_answer *answer)
 {
-	struct rdma_addrinfo_result *results = NULL;
 	time64_t now = ktime_get_real_seconds();
 	struct mem_cgroup *old_memcg;
-	u32 nr = 0, ttl = 0;
-	int ret = answer->status;
+	u32 ttl = 0;
 
-	if (!ret) {
-		if (answer->expiry > now)
-			ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
-		old_memcg = rai_request_charge_begin(req);
-		ret = rai_dns_parse(req, answer->list, ttl, answer->origin,
-				    &results, &nr);
-		rai_request_charge_end(old_memcg);
+	if (answer->status) {
+		rai_request_complete(req, answer->status, NULL, 0);
+		return;
 	}
-	rai_request_complete(req, ret, results, nr);
+	if (answer->expiry > now)
+		ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
+	old_memcg = rai_request_charge_begin(req);
+	rai_results_complete_addrs(req, answer->addrs, answer->nr,
+				   answer->origin, ttl);
+	rai_request_charge_end(old_memcg);
 }
 
 static void rai_dns_refresh(struct net *net, const char *name, u32 len);
@@ -730,7 +325,7 @@ static void rai_dns_refresh(struct net *net, const char *name, u32 len);
 static bool rai_dns_answer_cached(struct rai_request *req, bool first,
 				  bool count_miss)
 {
-	bool helper = READ_ONCE(rai_dns_helper), refresh;
+	bool helper = rai_dns_helper_enabled(), refresh;
 	struct rai_dns_answer answer;
 	struct rai_dns_cached *entry;
 
@@ -746,42 +341,45 @@ static bool rai_dns_answer_cached(struct rai_request *req, bool first,
 	return true;
 }
 
-/* Keep what the upcall answered: addresses, or that there are none. */
+/*
+ * Keep what the upcall answered: addresses, or that there are none
+ * (-ENXIO, -ENODATA, for dns_cache_negative_ttl).  Temporary failures are
+ * not kept.
+ */
 static void rai_dns_remember(const struct net *net, bool helper,
-			     const char *name, u32 len, int ret,
-			     const char *list, u32 origin, time64_t expiry)
+			     const char *name, u32 len,
+			     const struct rai_dns_answer *answer)
 {
-	struct rai_dns_answer answer = {
-		.status = ret < 0 ? ret : 0,
-		.list = ret < 0 ? NULL : list,
-		.origin = origin,
-		.expiry = expiry,
-	};
+	struct rai_dns_answer negative;
 
-	if (ret == -ENXIO || ret == -ENODATA)
-		answer.expiry = ktime_get_real_seconds() +
-				rai_dns_negative_ttl();
-	else if (ret < 0)
-		return;		/* temporary */
+	if (answer->status == -ENXIO || answer->status == -ENODATA) {
+		negative = *answer;
+		negative.expiry = ktime_get_real_seconds() +
+				  rai_dns_negative_ttl();
+		answer = &negative;
+	} else if (answer->status) {
+		return;
+	}
 	/* rai_dns_cache_store() keeps nothing without a lifetime left. */
-	rai_dns_cache_store(net, helper, name, len, &answer);
+	rai_dns_cache_store(net, helper, name, len, answer);
 }
 
 /*
- * One name, one upcall: @answer for @req->node (@answer->list allocated in
- * *@list).
+ * One name, one upcall: @answer for @req->node, its addresses parsed
+ * (the caller releases them).
  */
 static void rai_dns_ask_one(struct rai_request *req, bool helper,
-			    struct rai_dns_answer *answer, char **list)
+			    struct rai_dns_answer *answer)
 {
 	bool invalidate = false;
 	struct rai_dns_key *key;
-	time64_t expiry = 0, valid = 0;
-	u32 origin = 0;
+	time64_t expiry = 0;
 	u64 t0;
 	int ret;
 
-	key = rai_dns_key_charge(req, &invalidate);
+	/* The rai: key, and the plain one should our helper be missing. */
+	key = rai_dns_key_charge(req->file->net, req->user, req->node,
+				 req->node_len, helper ? 2 : 1, &invalidate);
 	if (IS_ERR(key)) {
 		answer->status = PTR_ERR(key);
 		return;
@@ -795,27 +393,19 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 	 * The module going away means every file is closed: skip it.
 	 */
 	if (try_module_get(THIS_MODULE)) {
-		ret = rai_dns_query(req, list, &expiry, &valid, &origin,
-				    invalidate);
+		ret = rai_dns_upcall_name(req->file->net, req->node,
+					  req->node_len, helper, invalidate,
+					  answer, &expiry);
 		module_put(THIS_MODULE);
 	} else {
 		ret = -ESHUTDOWN;
+		answer->status = rai_dns_status(ret);
 	}
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	rai_dns_key_settle(key, ret, expiry, invalidate);
-
-	if (ret < 0) {
-		rai_stat_inc(RAI_STAT_DNS_FAILURES);
-		pr_debug("dns_query(%s): %d\n", req->node, ret);
-		ret = rai_dns_status(ret);
-	}
 	rai_dns_remember(req->file->net, helper, req->node, req->node_len,
-			 ret, *list, origin, valid);
-	answer->status = ret < 0 ? ret : 0;
-	answer->list = *list;
-	answer->origin = origin;
-	answer->expiry = valid;
+			 answer);
 }
 
 /* ---- batches: the names of a user's waiting requests in one upcall ---- */
@@ -868,7 +458,7 @@ MODULE_PARM_DESC(dns_batch_wait_ms,
 /* Whether the helper is asked for batches (dns_batch_names, back-off). */
 static bool rai_dns_batches_on(void)
 {
-	return READ_ONCE(rai_dns_batch_names) >= 2 && READ_ONCE(rai_dns_helper) &&
+	return READ_ONCE(rai_dns_batch_names) >= 2 && rai_dns_helper_enabled() &&
 	       ktime_get_real_seconds() >= READ_ONCE(rai_dns_batch_off_until);
 }
 
@@ -969,17 +559,17 @@ static void rai_dns_batch_requeue(struct rai_dns_batch *batch)
 /*
  * Ask our helper for every name of @batch in one upcall, in @net, on
  * behalf of @req (its first request, holding the slot; NULL for a
- * refresh).  The answers point into *@payload and are kept in the cache.
- * A helper that does not answer batches turns them off for
- * RAI_DNS_BATCH_BACKOFF_S.
+ * refresh).  Each name's answer gets its addresses parsed (released by
+ * rai_dns_batch_release()) and is kept in the cache.  A helper that does
+ * not answer batches turns them off for RAI_DNS_BATCH_BACKOFF_S.
  */
 static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
-			     struct rai_dns_batch *batch, char **payload)
+			     struct rai_dns_batch *batch)
 {
-	time64_t expiry = 0, now;
+	time64_t now;
+	char *callout, *payload = NULL;
 	unsigned int i;
 	char desc[32];
-	char *callout;
 	int len, ret;
 	u64 t0;
 
@@ -994,8 +584,7 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 	t0 = ktime_get_ns();
 	if (try_module_get(THIS_MODULE)) {
 		/* Read once: invalidated, nothing is left in the keyring. */
-		ret = rai_dns_query_type(net, RAI_DNS_HELPER_TYPE, desc, len,
-					 callout, payload, &expiry, true);
+		ret = rai_dns_upcall_batch(net, desc, len, callout, &payload);
 		module_put(THIS_MODULE);
 	} else {
 		ret = -ESHUTDOWN;
@@ -1007,8 +596,9 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 
 	now = ktime_get_real_seconds();
 	if (ret >= 0)
-		ret = rai_dns_batch_parse(batch, *payload, now);
+		ret = rai_dns_batch_parse(batch, payload, now);
 	if (ret < 0) {
+		kfree(payload);
 		rai_stat_inc(RAI_STAT_DNS_BATCH_REFUSED);
 		if (ret != -ENOMEM && ret != -ESHUTDOWN) {
 			WRITE_ONCE(rai_dns_batch_off_until,
@@ -1032,12 +622,23 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 			rai_stat_inc(RAI_STAT_DNS_FAILURES);
 			if (!rai_dns_helper_answered(status))
 				bn->answer.status = -EAGAIN;
+		} else {
+			rai_dns_answer_parse(&bn->answer, net, bn->list);
 		}
-		rai_dns_remember(net, true, bn->name, bn->len,
-				 bn->answer.status, bn->answer.list,
-				 bn->answer.origin, bn->answer.expiry);
+		bn->list = NULL;
+		rai_dns_remember(net, true, bn->name, bn->len, &bn->answer);
 	}
+	kfree(payload);
 	return 0;
+}
+
+/* The addresses of @batch's answers (rai_dns_ask_batch()). */
+static void rai_dns_batch_release(struct rai_dns_batch *batch)
+{
+	unsigned int i;
+
+	for (i = 0; i < batch->nr_names; i++)
+		rai_dns_answer_release(&batch->names[i].answer);
 }
 
 /* ---- refresh ahead: a name in use never expires from the cache -------- */
@@ -1064,12 +665,11 @@ static void rai_dns_refresh_work(struct work_struct *work)
 {
 	struct rai_dns_refresh *r = container_of(work, struct rai_dns_refresh,
 						 work);
-	char *payload = NULL;
 
-	if (!rai_dns_ask_batch(r->net, NULL, &r->batch, &payload) &&
+	if (!rai_dns_ask_batch(r->net, NULL, &r->batch) &&
 	    !r->batch.names[0].answer.status)
 		rai_stat_inc(RAI_STAT_DNS_REFRESHES);
-	kfree(payload);
+	rai_dns_batch_release(&r->batch);
 	put_net(r->net);
 	kfree(r);
 	atomic_dec(&rai_dns_refreshing);
@@ -1119,10 +719,9 @@ static void rai_dns_finish(struct rai_request *req,
 static void rai_dns_work(struct work_struct *work)
 {
 	struct rai_request *req = container_of(work, struct rai_request, work);
-	bool helper = READ_ONCE(rai_dns_helper);
+	bool helper = rai_dns_helper_enabled();
 	struct rai_dns_answer answer = {};
 	struct rai_dns_batch *batch;
-	char *list = NULL;
 	unsigned int i;
 
 	/* Destroyed, or timed out, while waiting for the slot. */
@@ -1139,26 +738,25 @@ static void rai_dns_work(struct work_struct *work)
 	}
 	batch = rai_dns_batch_collect(req);
 	if (batch && batch->nr_names > 1) {
-		if (!rai_dns_ask_batch(req->file->net, req, batch, &list)) {
+		if (!rai_dns_ask_batch(req->file->net, req, batch)) {
 			rai_dns_slot_release(req);
 			for (i = 0; i < batch->nr_reqs; i++)
 				rai_dns_finish(batch->reqs[i],
 					       &batch->names[batch->name_of[i]].answer);
+			rai_dns_batch_release(batch);
 			goto out;
 		}
 		rai_dns_batch_requeue(batch);
-		kfree(list);
-		list = NULL;
 	}
-	rai_dns_ask_one(req, helper, &answer, &list);
+	rai_dns_ask_one(req, helper, &answer);
 	rai_dns_slot_release(req);
 	/* The slot holder, and those asking for the same name. */
 	rai_dns_finish(req, &answer);
 	for (i = 1; batch && i < batch->nr_reqs; i++)
 		rai_dns_finish(batch->reqs[i], &answer);
+	rai_dns_answer_release(&answer);
 out:
 	kfree(batch);
-	kfree(list);
 }
 
 static void rai_dns_timeout(struct work_struct *work)
@@ -1172,89 +770,6 @@ static void rai_dns_timeout(struct work_struct *work)
 	if (rai_dns_slot_unwait(req))
 		rai_request_put(req);
 	rai_request_put(req);
-}
-
-/* The files of the resolver's view: the helper's getaddrinfo() reads them. */
-static const char * const rai_dns_view_files[] = {
-	"/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf",
-};
-
-/* Does the caller see @name as the host (the upcall, from @host_root) does? */
-static bool rai_dns_same_file(const struct path *host_root, const char *name)
-{
-	struct file *mine, *host;
-	bool same;
-
-	/* O_PATH: no open of the file itself, symbolic links followed. */
-	mine = filp_open(name, O_PATH, 0);
-	host = file_open_root(host_root, name, O_PATH, 0);
-	if (IS_ERR(mine) || IS_ERR(host))
-		same = PTR_ERR_OR_ZERO(mine) == PTR_ERR_OR_ZERO(host);
-	else
-		same = file_inode(mine) == file_inode(host);
-	if (!IS_ERR(mine))
-		fput(mine);
-	if (!IS_ERR(host))
-		fput(host);
-	return same;
-}
-
-/*
- * The root the host's resolver sees: that of init (PID 1 of the initial
- * PID namespace), which after an initramfs's switch_root is the real root
- * (swapper's may still be the initramfs).
- */
-static bool rai_dns_host_root(struct path *root)
-{
-	struct task_struct *init;
-	bool ok = false;
-
-	rcu_read_lock();
-	init = READ_ONCE(init_pid_ns.child_reaper);
-	if (init)
-		get_task_struct(init);
-	rcu_read_unlock();
-	if (!init)
-		return false;
-	task_lock(init);
-	if (init->fs) {
-		get_fs_root(init->fs, root);
-		ok = true;
-	}
-	task_unlock(init);
-	put_task_struct(init);
-	return ok;
-}
-
-/*
- * Would the upcall, which runs in the initial namespaces with init's root,
- * answer @req as the caller's own resolver would?  Same network namespace,
- * and the same root or else the same resolver files.  Process context.
- */
-static bool rai_dns_same_view(const struct rai_request *req)
-{
-	struct path mine, host;
-	bool same = true;
-	unsigned int i;
-
-	if (!net_eq(req->file->net, &init_net) ||
-	    !net_eq(current->nsproxy->net_ns, &init_net))
-		return false;
-	if (!rai_dns_host_root(&host))
-		return false;
-	get_fs_root(current->fs, &mine);
-	if (!path_equal(&mine, &host))
-		for (i = 0; same && i < ARRAY_SIZE(rai_dns_view_files); i++)
-			same = rai_dns_same_file(&host, rai_dns_view_files[i]);
-	path_put(&mine);
-	path_put(&host);
-	return same;
-}
-
-/* May @req be answered from the host's resolver (dns_host_view, or same view)? */
-static bool rai_dns_view_ok(const struct rai_request *req)
-{
-	return READ_ONCE(rai_dns_host_view) || rai_dns_same_view(req);
 }
 
 /* In the RESOLVE ioctl, before the request is published. */
@@ -1333,7 +848,6 @@ int rai_dns_init(void)
 {
 	unsigned int i;
 
-	rai_dns_key_next_expiry = TIME64_MAX;
 	rai_dns_batch_boot = get_random_u32();
 	rai_dns_timeout_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
 	if (!rai_dns_timeout_wq)
@@ -1345,6 +859,7 @@ int rai_dns_init(void)
 		goto err_timeout_wq;
 	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
 		rai_stats_gauge_add(&rai_dns_gauges[i]);
+	rai_dns_keys_init();
 	rai_dns_cache_init();
 	return 0;
 
@@ -1362,7 +877,6 @@ err_timeout_wq:
  */
 void rai_dns_exit(void)
 {
-	struct rai_dns_key *key, *tmp;
 	unsigned int i;
 
 	spin_lock(&rai_dns_slot_lock);
@@ -1373,9 +887,6 @@ void rai_dns_exit(void)
 	rai_dns_cache_exit();
 	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
 		rai_stats_gauge_del(&rai_dns_gauges[i]);
-	spin_lock(&rai_dns_key_lock);
-	list_for_each_entry_safe(key, tmp, &rai_dns_key_list, entry)
-		rai_dns_key_drop(key);
-	spin_unlock(&rai_dns_key_lock);
+	rai_dns_keys_exit();
 	destroy_workqueue(rai_dns_timeout_wq);
 }

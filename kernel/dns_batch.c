@@ -142,7 +142,7 @@ static int rai_dns_batch_line(struct rai_dns_batch *batch, char *line,
 	if (!errnum && (!*list || !strcmp(list, "-")))
 		errnum = ENODATA;
 	bn->answer.status = -errnum;
-	bn->answer.list = errnum ? NULL : list;
+	bn->list = errnum ? NULL : list;
 	bn->answer.expiry = now + clamp_t(unsigned int, secs, 1,
 					  RAI_DNS_BATCH_TTL_MAX);
 	return 0;
@@ -164,7 +164,7 @@ int rai_dns_batch_parse(struct rai_dns_batch *batch, char *payload,
 
 	for (i = 0; i < batch->nr_names; i++) {
 		batch->names[i].answer.status = -EAGAIN;
-		batch->names[i].answer.list = NULL;
+		batch->names[i].list = NULL;
 		batch->names[i].answer.expiry = 0;
 	}
 	/* Every line ends with a newline: none was cut off. */

@@ -10,7 +10,7 @@
 
 #include <rdma/rdma_addrinfo_upcall.h>
 
-#include "dns_cache.h"
+#include "dns_answer.h"
 
 /* Names one upcall may carry (the upcall protocol's). */
 #define RAI_DNS_BATCH_MAX	RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX
@@ -21,12 +21,16 @@ struct rai_request;
  * struct rai_dns_batch_name - one distinct name of a batch
  * @name: the name (a request's node, NUL-terminated)
  * @len: its length
- * @answer: what the helper said of it (rai_dns_batch_parse()); @answer.list
- *	points into the payload
+ * @list: the helper's addresses for it, "a,b,c" (rai_dns_batch_parse():
+ *	points into the payload), NULL for a failure
+ * @answer: what the helper said of it: status and expiry from
+ *	rai_dns_batch_parse(), the addresses parsed from @list afterwards
+ *	(kernel/dns.c, which releases them)
  */
 struct rai_dns_batch_name {
 	const char *name;
 	u32 len;
+	const char *list;
 	struct rai_dns_answer answer;
 };
 

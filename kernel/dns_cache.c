@@ -27,6 +27,7 @@
 #include <linux/jhash.h>
 #include <linux/list.h>
 #include <linux/moduleparam.h>
+#include <linux/overflow.h>
 #include <linux/refcount.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -36,6 +37,7 @@
 #include <linux/uaccess.h>
 #include <net/net_namespace.h>
 
+#include "addr.h"
 #include "dns_cache.h"
 #include "stats.h"
 
@@ -57,7 +59,7 @@ struct rai_dns_cached {
 	size_t size;		/* charged to dns_cache_bytes */
 	struct rai_dns_answer answer;
 	u32 len;
-	char name[];		/* then the list, both NUL-terminated */
+	char name[];		/* NUL-terminated; then answer.addrs */
 };
 
 static DEFINE_SPINLOCK(rai_dns_cache_lock);
@@ -165,11 +167,16 @@ struct rai_dns_cached *rai_dns_cache_get(const struct net *net, bool helper,
 	return entry;
 }
 
-/* Keep @answer for @name, replacing what was there. */
+/*
+ * Keep @answer for @name, replacing what was there: a copy, its addresses
+ * after the name (aligned for them), so that one kfree() frees it all.
+ */
 void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 			 u32 len, const struct rai_dns_answer *answer)
 {
-	size_t list_len = answer->list ? strlen(answer->list) + 1 : 0;
+	size_t addrs_off = ALIGN(offsetof(struct rai_dns_cached, name) +
+				 len + 1, __alignof__(union rai_sockaddr));
+	u32 nr = answer->status ? 0 : answer->nr;
 	u64 cookie = net->net_cookie;
 	u32 hash = rai_dns_cache_hash(cookie, helper, name, len);
 	struct rai_dns_cached *entry, *old;
@@ -178,7 +185,7 @@ void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 	if (!READ_ONCE(rai_dns_cache_entries) ||
 	    answer->expiry <= ktime_get_real_seconds())
 		return;
-	size = struct_size(entry, name, len + 1 + list_len);
+	size = addrs_off + array_size(nr, sizeof(union rai_sockaddr));
 	if (size > READ_ONCE(rai_dns_cache_bytes))
 		return;
 	entry = kmalloc(size, GFP_KERNEL);
@@ -195,9 +202,12 @@ void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 	memcpy(entry->name, name, len);
 	entry->name[len] = '\0';
 	entry->answer = *answer;
-	if (answer->list) {
-		memcpy(entry->name + len + 1, answer->list, list_len);
-		entry->answer.list = entry->name + len + 1;
+	entry->answer.nr = nr;
+	entry->answer.addrs = NULL;
+	if (nr) {
+		entry->answer.addrs = (void *)entry + addrs_off;
+		memcpy(entry->answer.addrs, answer->addrs,
+		       nr * sizeof(union rai_sockaddr));
 	}
 
 	spin_lock(&rai_dns_cache_lock);

@@ -8,21 +8,9 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 
-struct net;
+#include "dns_answer.h"
 
-/**
- * struct rai_dns_answer - one cached answer, as the upcall gave it
- * @status: 0, or the request status of a negative answer (-ENXIO, -ENODATA)
- * @list: the helper's "a,b,c" (NUL-terminated), NULL for a negative answer
- * @origin: RDMA_ADDRINFO_ORIGIN_* of its results
- * @expiry: real time, in seconds, when it stops being served
- */
-struct rai_dns_answer {
-	int status;
-	const char *list;
-	u32 origin;
-	time64_t expiry;
-};
+struct net;
 
 struct rai_dns_cached;
 

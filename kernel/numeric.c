@@ -143,9 +143,8 @@ int rai_numeric_parse_node(struct net *net, const char *node, size_t len,
 static void rai_numeric_no_node(struct rai_request *req)
 {
 	bool passive = req->ai_flags & RDMA_ADDRINFO_RAI_PASSIVE;
-	struct rdma_addrinfo_result *res;
 	union rai_sockaddr addr[2];
-	u32 i, n = 0;
+	u32 n = 0;
 
 	memset(addr, 0, sizeof(addr));
 	if (rai_request_wants(req, AF_INET)) {
@@ -163,28 +162,18 @@ static void rai_numeric_no_node(struct rai_request *req)
 	/* AF_IB without a node: one wildcard (or loopback GID) address. */
 	if (rai_request_family(req) == AF_IB && n == 2)
 		n = 1;
-	n = min(n, READ_ONCE(rai_max_results));
 	if (!n) {
 		rai_request_complete(req, -EADDRNOTAVAIL, NULL, 0);
 		return;
 	}
-
-	res = rai_results_alloc(req, n);
-	if (!res) {
-		rai_request_complete(req, -ENOMEM, NULL, 0);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		rai_result_fill_ip(req, &res[i], &addr[i].sa,
+	rai_results_complete_addrs(req, addr, n,
 				   passive ? RDMA_ADDRINFO_ORIGIN_PASSIVE :
 					     RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
-	rai_request_complete(req, 0, res, n);
 }
 
 static void rai_numeric_start(struct rai_request *req)
 {
 	const union rai_sockaddr *addr = &req->literal;
-	struct rdma_addrinfo_result *res;
 
 	rai_stat_inc(RAI_STAT_NUMERIC);
 	if (!req->node) {
@@ -198,19 +187,8 @@ static void rai_numeric_start(struct rai_request *req)
 		rai_request_complete(req, -ENXIO, NULL, 0);
 		return;
 	}
-	if (addr->sa.sa_family != AF_IB &&
-	    !rai_request_wants(req, addr->sa.sa_family)) {
-		rai_request_complete(req, -EADDRNOTAVAIL, NULL, 0);
-		return;
-	}
-
-	res = rai_results_alloc(req, 1);
-	if (!res) {
-		rai_request_complete(req, -ENOMEM, NULL, 0);
-		return;
-	}
-	rai_result_fill_ip(req, res, &addr->sa, RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
-	rai_request_complete(req, 0, res, 1);
+	rai_results_complete_addrs(req, addr, 1, RDMA_ADDRINFO_ORIGIN_NUMERIC,
+				   0);
 }
 
 /* A literal (or no node) never waits: always answered at once. */

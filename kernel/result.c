@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: building results from IP (or GID) addresses, shared by
- * the numeric and DNS backends.
+ * rdma_addrinfo: the one place results are built, for every backend: from
+ * addresses (numeric literals, DNS answers; IP results, or AF_IB with the
+ * service ID librdmacm makes) and from SA service records (AF_IB).
  */
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -12,6 +13,7 @@
 #include "addr.h"
 #include "request.h"
 #include "result.h"
+#include "sa_wire.h"
 #include "source.h"
 
 /* librdmacm's RDMA_IB_IP_PORT_MASK: port space and port make the SID. */
@@ -145,4 +147,102 @@ void rai_result_fill_ip(struct rai_request *req,
 	}
 	strscpy(res->ibdev_name, src.ibdev_name, sizeof(res->ibdev_name));
 	res->port_num = src.port_num;
+}
+
+/* Does @req take a result for @addr?  A GID literal is AF_IB's own. */
+static bool rai_result_wanted(const struct rai_request *req,
+			      const union rai_sockaddr *addr)
+{
+	return addr->sa.sa_family == AF_IB ||
+	       rai_request_wants(req, addr->sa.sa_family);
+}
+
+/**
+ * rai_results_complete_addrs - complete @req with a result per address
+ * @req: the request; its memory cgroup is the caller's business
+ * @addrs: @n addresses (IP, or AF_IB from a GID literal), in order
+ * @n: entries of @addrs
+ * @origin: RDMA_ADDRINFO_ORIGIN_* of the results
+ * @ttl: seconds the answer stays valid, or 0
+ *
+ * One result for each address of a family @req takes, in order, at most
+ * max_results.  The status: 0; -ENODATA without an address; -EADDRNOTAVAIL
+ * when none is of a family @req takes; -ENOMEM.
+ */
+void rai_results_complete_addrs(struct rai_request *req,
+				const union rai_sockaddr *addrs, u32 n,
+				u32 origin, u32 ttl)
+{
+	u32 max = READ_ONCE(rai_max_results), i, nr = 0;
+	struct rdma_addrinfo_result *results;
+
+	for (i = 0; i < n; i++)
+		nr += rai_result_wanted(req, &addrs[i]);
+	if (!nr) {
+		rai_request_complete(req, n ? -EADDRNOTAVAIL : -ENODATA,
+				     NULL, 0);
+		return;
+	}
+	results = rai_results_alloc(req, min(nr, max));
+	if (!results) {
+		rai_request_complete(req, -ENOMEM, NULL, 0);
+		return;
+	}
+	for (i = 0, nr = 0; i < n && nr < max; i++)
+		if (rai_result_wanted(req, &addrs[i]))
+			rai_result_fill_ip(req, &results[nr++], &addrs[i].sa,
+					   origin, ttl);
+	rai_request_complete(req, 0, results, nr);
+}
+
+/**
+ * rai_result_fill_service_record - fill one result from an SA ServiceRecord
+ * @req: the request (port space, QP type, device and port)
+ * @res: the result, overwritten
+ * @rec: the record, RAI_SA_SR_LEN bytes as the SA sent them
+ * @src_gid: the GID of @req's port, or NULL when it is not known
+ *
+ * The destination is the record's GID, P_Key and service ID (all its 64
+ * bits); the TTL its lease.  The record itself goes with the result.
+ */
+void rai_result_fill_service_record(struct rai_request *req,
+				    struct rdma_addrinfo_result *res,
+				    const u8 *rec, const u8 *src_gid)
+{
+	struct sockaddr_ib sib = {};
+	__be32 lease;
+
+	memset(res, 0, sizeof(*res));
+	res->family = AF_IB;
+	res->port_space = req->port_space ? req->port_space :
+					    RDMA_ADDRINFO_PS_IB;
+	res->qp_type = req->qp_type ? req->qp_type : RDMA_ADDRINFO_QPT_RC;
+	res->origin = RDMA_ADDRINFO_ORIGIN_SA;
+
+	sib.sib_family = AF_IB;
+	memcpy(&sib.sib_pkey, rec + RAI_SA_SR_OFF_PKEY, sizeof(sib.sib_pkey));
+	memcpy(&sib.sib_addr, rec + RAI_SA_SR_OFF_GID, sizeof(sib.sib_addr));
+	memcpy(&sib.sib_sid, rec + RAI_SA_SR_OFF_ID, sizeof(sib.sib_sid));
+	sib.sib_sid_mask = cpu_to_be64(~0ULL);
+	memcpy(res->dst_addr, &sib, sizeof(sib));
+	res->dst_len = sizeof(sib);
+
+	if (src_gid) {
+		memset(&sib, 0, sizeof(sib));
+		sib.sib_family = AF_IB;
+		sib.sib_pkey = cpu_to_be16(0xffff);
+		memcpy(&sib.sib_addr, src_gid, sizeof(sib.sib_addr));
+		memcpy(res->src_addr, &sib, sizeof(sib));
+		res->src_len = sizeof(sib);
+		strscpy(res->ibdev_name, req->ibdev_name,
+			sizeof(res->ibdev_name));
+		res->port_num = req->port_num;
+	} else {
+		res->src_status = -ENODEV;
+	}
+
+	memcpy(res->service_record, rec, RAI_SA_SR_LEN);
+	res->service_record_len = RAI_SA_SR_LEN;
+	memcpy(&lease, rec + RAI_SA_SR_OFF_LEASE, sizeof(lease));
+	res->ttl = be32_to_cpu(lease);
 }

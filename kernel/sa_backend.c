@@ -25,6 +25,7 @@
 
 #include "backend.h"
 #include "request.h"
+#include "result.h"
 #include "sa_client.h"
 #include "sa_port.h"
 #include "sa_wire.h"
@@ -130,50 +131,6 @@ out:
 	rai_request_put(req);
 }
 
-static void rai_sa_fill(struct rai_sa_flow *f, struct rdma_addrinfo_result *res,
-			const u8 *rec)
-{
-	struct rai_request *req = f->req;
-	struct sockaddr_ib sib = {};
-	u32 lease;
-
-	res->family = AF_IB;
-	res->port_space = req->port_space ? req->port_space :
-					    RDMA_ADDRINFO_PS_IB;
-	res->qp_type = req->qp_type ? req->qp_type : RDMA_ADDRINFO_QPT_RC;
-	res->origin = RDMA_ADDRINFO_ORIGIN_SA;
-
-	sib.sib_family = AF_IB;
-	memcpy(&sib.sib_pkey, rec + RAI_SA_SR_OFF_PKEY, sizeof(sib.sib_pkey));
-	memcpy(&sib.sib_addr, rec + RAI_SA_SR_OFF_GID, sizeof(sib.sib_addr));
-	memcpy(&sib.sib_sid, rec + RAI_SA_SR_OFF_ID, sizeof(sib.sib_sid));
-	sib.sib_sid_mask = cpu_to_be64(~0ULL);
-	memcpy(res->dst_addr, &sib, sizeof(sib));
-	res->dst_len = sizeof(sib);
-
-	if (f->have_src) {
-		memset(&sib, 0, sizeof(sib));
-		sib.sib_family = AF_IB;
-		sib.sib_pkey = cpu_to_be16(0xffff);
-		memcpy(&sib.sib_addr, f->src_gid, sizeof(sib.sib_addr));
-		memcpy(res->src_addr, &sib, sizeof(sib));
-		res->src_len = sizeof(sib);
-		strscpy(res->ibdev_name, req->ibdev_name,
-			sizeof(res->ibdev_name));
-		res->port_num = req->port_num;
-	} else {
-		res->src_status = -ENODEV;
-	}
-
-	memcpy(res->service_record, rec, RAI_SA_SR_LEN);
-	res->service_record_len = RAI_SA_SR_LEN;
-	lease = (u32)rec[RAI_SA_SR_OFF_LEASE] << 24 |
-		(u32)rec[RAI_SA_SR_OFF_LEASE + 1] << 16 |
-		(u32)rec[RAI_SA_SR_OFF_LEASE + 2] << 8 |
-		rec[RAI_SA_SR_OFF_LEASE + 3];
-	res->ttl = lease;
-}
-
 /* The next result still without a route; copies routes to the same GID. */
 static bool rai_sa_flow_next_route(struct rai_sa_flow *f)
 {
@@ -234,7 +191,9 @@ static void rai_sa_flow_done(void *ctx, int status, const void *records,
 		}
 		f->nr = n;
 		for (i = 0; i < n; i++)
-			rai_sa_fill(f, &f->results[i], rec + i * RAI_SA_SR_LEN);
+			rai_result_fill_service_record(req, &f->results[i],
+						       rec + i * RAI_SA_SR_LEN,
+						       f->have_src ? f->src_gid : NULL);
 		if (req->ai_flags & RDMA_ADDRINFO_RAI_NOROUTE) {
 			rai_sa_flow_end(f, 0);
 			return;

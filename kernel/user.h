@@ -21,7 +21,7 @@
  * @result_bytes: bytes of results its requests hold (kernel/request.c,
  *	max_result_kib_per_user)
  * @nr_upcalls: DNS upcall slots the user holds (kernel/dns.c, slot lock)
- * @nr_keys: dns_resolver keys charged to the user (kernel/dns.c, key lock)
+ * @nr_keys: dns_resolver keys charged to the user (kernel/dns_keys.c, key lock)
  * @dns_waiting: the user's DNS requests waiting for a slot, oldest first
  *	(kernel/dns.c, slot lock)
  * @dns_turn: link in the round-robin list of users waiting for a slot

@@ -137,11 +137,11 @@ static void test_answers(void)
 		    "empty.rai.test 0 5 \n",
 		    &payload);
 	CHECK(ret == 0, "a well-formed answer parses (%d)", ret);
-	CHECK(b.names[0].answer.status == 0 && b.names[0].answer.list &&
-	      !strcmp(b.names[0].answer.list, "192.0.2.1,2001:db8::1"),
+	CHECK(b.names[0].answer.status == 0 && b.names[0].list &&
+	      !strcmp(b.names[0].list, "192.0.2.1,2001:db8::1"),
 	      "addresses of a name");
 	CHECK(b.names[0].answer.expiry == NOW + 42, "its own TTL");
-	CHECK(b.names[1].answer.status == -ENXIO && !b.names[1].answer.list,
+	CHECK(b.names[1].answer.status == -ENXIO && !b.names[1].list,
 	      "a missing name");
 	CHECK(b.names[2].answer.status == -ENODATA, "a name without addresses");
 	CHECK(b.names[3].answer.status == -EAGAIN,
@@ -226,7 +226,7 @@ static void test_fuzz_answers(void)
 			bad++;
 		for (j = 0; !ret && j < b.nr_names; j++)
 			if (b.names[j].answer.status > 0 ||
-			    (!b.names[j].answer.status && !b.names[j].answer.list))
+			    (!b.names[j].answer.status && !b.names[j].list))
 				bad++;
 	}
 	CHECK(!bad, "%u random answers gave something else than 0/-EPROTO",
