@@ -381,7 +381,7 @@ static void rai_wait_look(struct rai_wait *w, struct pollfd *pfd,
 	}
 }
 
-static int rai_wait_event(struct rai_wait *w, struct rdma_cm_event **event)
+static int rai_wait_for_event(struct rai_wait *w, struct rdma_cm_event **event)
 {
 	struct pollfd pfd[RAI_WAIT_FDS];
 	int n, ret;
@@ -427,7 +427,7 @@ int rai_get_event(struct rdma_event_channel *channel,
 	if (!w.ch)	/* no memory for it: ucma's events only */
 		return rai_real()->get_cm_event(channel, event);
 	pthread_cleanup_push(rai_wait_end, &w);
-	ret = rai_wait_event(&w, event);
+	ret = rai_wait_for_event(&w, event);
 	pthread_cleanup_pop(1);
 	return ret;
 }

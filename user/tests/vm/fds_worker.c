@@ -5,12 +5,12 @@
  * rdma_create_ep(), rdma_get_request() and rdma_accept() in a thread, and
  * the clients' rdma_create_ep(), rdma_connect() and rdma_establish() (no
  * QPs) in the main thread, one connection at a time, until CONNECTIONS are
- * up or SECONDS have passed.  Every id has a private event channel that
- * librdmacm's own rdma_get_cm_event() waits on.  Then, all connections
- * still up, it prints "connections N fds M module F eventfd E" (M: the
- * entries of /proc/self/fd, F of them the module's device file, E
- * eventfds), destroys everything and prints "after destroy" and the same
- * three counts.
+ * up (or as many as RLIMIT_NOFILE has room for) or SECONDS have passed.
+ * Every id has a private event channel that librdmacm's own
+ * rdma_get_cm_event() waits on.  Then, all connections still up, it
+ * prints "connections N open fds M module F eventfd E" (M: the entries of
+ * /proc/self/fd, F of them the module's device file, E eventfds),
+ * destroys everything and prints "after destroy" and the same counts.
  *
  * Linked with librdmacm only: fds_test runs it once plain and once with
  * LD_PRELOAD=librdma_addrinfo.so.1 and compares (issue 26 item 1).
@@ -116,17 +116,26 @@ static struct rdma_addrinfo *fds_info(const char *port, int passive)
 	return ret ? NULL : res;
 }
 
-/* Room for @n connections' fds and what the process has besides. */
-static void fds_raise_limit(int n)
+/*
+ * Room for @n connections: two fds each with librdmacm, four with an
+ * eventfd per private channel, and what the process has besides.  Return:
+ * @n, or as many as fit where the hard limit is lower (valgrind gives a
+ * program less than its own).
+ */
+static int fds_room(int n)
 {
 	struct rlimit rl;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return;
+		return n;
 	if (rl.rlim_cur < (rlim_t)n * 4 + 64) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
 	}
+	if (rl.rlim_cur < (rlim_t)n * 4 + 64)
+		n = rl.rlim_cur > 64 ? (rl.rlim_cur - 64) / 4 : 1;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -146,7 +155,7 @@ int main(int argc, char **argv)
 	seconds = atoi(argv[2]);
 	if (n < 1 || n > 0xffff)	/* QP numbers of fds_param() */
 		return 2;
-	fds_raise_limit(n);
+	n = fds_room(n);
 	conns = calloc(n, sizeof(*conns));
 	clients = calloc(n, sizeof(*clients));
 	passive = fds_info(argv[3], 1);
