@@ -60,6 +60,20 @@ int rai_user_space(int err)
 	return err == ENODEV && !rai_module_required();
 }
 
+/**
+ * rai_module_present - whether the module's device file exists
+ *
+ * Looked at without opening it: for callers that open nothing at all
+ * without the module, as librdmacm alone would not.
+ */
+int rai_module_present(void)
+{
+	int saved_errno = errno, ret = !access(RAI_DEVICE_PATH, F_OK);
+
+	errno = saved_errno;
+	return ret;
+}
+
 /* What GET_INFO said of the one-call synchronous RESOLVE (0: absent). */
 static unsigned int rai_results_max;
 

@@ -7,6 +7,7 @@
 
 int rai_open_device(int nonblock);
 int rai_user_space(int err);
+int rai_module_present(void);
 int rai_fetch_results(int fd, __u32 handle,
 		      struct rdma_addrinfo_result **results, unsigned int *n);
 void rai_destroy_request(int fd, __u32 handle);

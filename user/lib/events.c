@@ -8,7 +8,10 @@
  * written when the module fd is opened after the waiter started, or an event
  * becomes ready without a descriptor saying so), and reads channel->fd only
  * when it is readable and no other waiter is reading it, so that it never
- * sleeps in librdmacm's own read while an ADDRINFO event is waiting.  poll() is
+ * sleeps in librdmacm's own read while an ADDRINFO event is waiting.  The
+ * kick fd exists only while a waiter is blocked, and not at all without the
+ * module (no ADDRINFO event can come then): a call that finds an event, on
+ * a non-blocking channel or without the module, opens nothing.  poll() is
  * never restarted by the kernel: rai_wait_fds() returns EINTR only when a
  * handler without SA_RESTART ran, as librdmacm's read returns it.  The
  * registry lock is taken with cancellation disabled, so a cancelled waiter
@@ -318,47 +321,115 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 	return 0;
 }
 
-int rai_get_event(struct rdma_event_channel *channel,
-		  struct rdma_cm_event **event)
+/* A call of rdma_get_cm_event() on a channel. */
+struct rai_wait {
+	struct rdma_event_channel *channel;
+	struct rai_channel *ch;
+	int blocking;		/* channel->fd is not O_NONBLOCK */
+	int holds_kick;		/* it blocks with ch's kick fd in its set */
+	int tried_kick;
+};
+
+/*
+ * About to block: take the channel's kick fd into the wait, where an
+ * ADDRINFO event can come at all, i.e. the channel has a module fd or
+ * the module is there to give it one.  Return: whether it was taken.
+ */
+static int rai_wait_take_kick(struct rai_wait *w)
+{
+	w->tried_kick = 1;
+	rai_lock();
+	if (w->ch->fd >= 0 || rai_module_present())
+		w->holds_kick = rai_channel_wait_begin(w->channel) == w->ch;
+	rai_unlock();
+	return w->holds_kick;
+}
+
+/* Also when the waiter is cancelled: it leaves the kick fd. */
+static void rai_wait_end(void *arg)
+{
+	struct rai_wait *w = arg;
+
+	if (!w->holds_kick)
+		return;
+	rai_lock();
+	rai_channel_wait_end(w->ch);
+	rai_unlock();
+}
+
+/* The descriptors to look at, *@event a ready event if there is one. */
+static void rai_wait_look(struct rai_wait *w, struct pollfd *pfd,
+			  struct rdma_cm_event **event)
+{
+	struct rai_channel *ch = w->ch;
+	uint64_t kicks;
+	int i;
+
+	rai_lock();
+	*event = rai_take_ready(ch);
+	/* Reset by those it wakes: another caller would take their kicks. */
+	if (!*event && w->holds_kick &&
+	    read(ch->kick_fd, &kicks, sizeof(kicks)) < 0)
+		kicks = 0;	/* not kicked: nothing to reset */
+	pfd[0].fd = w->channel->fd;
+	pfd[1].fd = w->holds_kick ? ch->kick_fd : -1;
+	pfd[2].fd = ch->fd;
+	rai_unlock();
+	for (i = 0; i < RAI_WAIT_FDS; i++) {
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+	}
+}
+
+static int rai_wait_for_event(struct rai_wait *w, struct rdma_cm_event **event)
 {
 	struct pollfd pfd[RAI_WAIT_FDS];
-	struct rai_channel *ch;
-	uint64_t kicks;
-	int flags, n, ret;
-
-	flags = channel && event ? fcntl(channel->fd, F_GETFL) : -1;
-	if (flags < 0)
-		return rai_real()->get_cm_event(channel, event);
-	rai_lock();
-	ch = rai_channel_waiter(channel);
-	rai_unlock();
-	if (!ch)	/* no memory for it: ucma's events only */
-		return rai_real()->get_cm_event(channel, event);
+	int n, ret;
 
 	for (;;) {
-		rai_lock();
-		*event = rai_take_ready(ch);
-		if (!*event && read(ch->kick_fd, &kicks, sizeof(kicks)) < 0)
-			kicks = 0;	/* not kicked: nothing to reset */
-		pfd[0].fd = channel->fd;
-		pfd[1].fd = ch->kick_fd;
-		pfd[2].fd = ch->fd;
-		rai_unlock();
+		rai_wait_look(w, pfd, event);
 		if (*event)
 			return 0;
-		pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
-		n = pfd[2].fd >= 0 ? 3 : 2;
-		n = flags & O_NONBLOCK ? poll(pfd, n, 0) : rai_wait_fds(pfd, n);
+		/* Negative fds (none yet) are left out by poll(). */
+		n = poll(pfd, RAI_WAIT_FDS, 0);
+		if (!n && w->blocking) {
+			/* An event ready before the kick fd was there? */
+			if (!w->tried_kick && rai_wait_take_kick(w))
+				continue;
+			n = rai_wait_fds(pfd, RAI_WAIT_FDS);
+		}
 		if (n < 0)
 			return -1;	/* EINTR: as librdmacm's read */
 		if (pfd[0].revents) {
-			ret = rai_get_ucma_event(ch, channel, event);
+			ret = rai_get_ucma_event(w->ch, w->channel, event);
 			if (ret <= 0)
 				return ret;
 		} else if (!n) {
 			return ERR(EAGAIN);
 		}
 	}
+}
+
+int rai_get_event(struct rdma_event_channel *channel,
+		  struct rdma_cm_event **event)
+{
+	struct rai_wait w = { .channel = channel };
+	volatile int ret;	/* set between pthread_cleanup_push/pop */
+	int flags;
+
+	flags = channel && event ? fcntl(channel->fd, F_GETFL) : -1;
+	if (flags < 0)
+		return rai_real()->get_cm_event(channel, event);
+	w.blocking = !(flags & O_NONBLOCK);
+	rai_lock();
+	w.ch = rai_channel_add(channel);
+	rai_unlock();
+	if (!w.ch)	/* no memory for it: ucma's events only */
+		return rai_real()->get_cm_event(channel, event);
+	pthread_cleanup_push(rai_wait_end, &w);
+	ret = rai_wait_for_event(&w, event);
+	pthread_cleanup_pop(1);
+	return ret;
 }
 
 /*

@@ -182,7 +182,7 @@ static int rai_id_follow(struct rai_id *st, struct rdma_event_channel *channel)
 	struct rai_saved_request *saved = NULL;
 
 	if (!ch)
-		ch = rai_channel_waiter(channel);
+		ch = rai_channel_add(channel);
 	if (st->handle && st->req) {
 		saved = st->req;
 		st->req = NULL;

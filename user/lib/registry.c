@@ -3,6 +3,13 @@
  * What the library remembers about librdmacm objects: the module fd and
  * the waiters' kick fd of each event channel, the request of each
  * rdma_cm_id, and the events it handed out that are not acknowledged yet.
+ *
+ * A channel's descriptors cost the program what librdmacm alone would
+ * not: the module fd is opened by the channel's first request (or
+ * rdma_addrinfo_channel_fd()), the kick fd only while a thread is blocked
+ * waiting on the channel, and closed when the last one stops.  A server
+ * whose every connection has a private channel of librdmacm's, waited on
+ * by librdmacm itself, has no more descriptors open than with librdmacm.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -102,7 +109,8 @@ struct rai_channel *rai_channel_next_watched(struct rai_channel *ch)
 
 /*
  * In the child of a fork(): every channel known so far is the parent's,
- * and no thread of the child reads one.
+ * and no thread of the child reads one or waits on it.  A kick fd is the
+ * parent's waiters': the child's copy would take kicks meant for them.
  */
 static void rai_channels_mark_inherited(void)
 {
@@ -112,6 +120,10 @@ static void rai_channels_mark_inherited(void)
 	for (ch = rai_channels; ch; ch = ch->next) {
 		ch->inherited = 1;
 		ch->reading = 0;	/* by a thread the child does not have */
+		ch->waiters = 0;
+		if (ch->kick_fd >= 0)
+			close(ch->kick_fd);
+		ch->kick_fd = -1;
 	}
 }
 
@@ -149,7 +161,8 @@ __attribute__((constructor)) static void rai_registry_init(void)
 		       rai_registry_child);
 }
 
-static struct rai_channel *rai_channel_new(struct rdma_event_channel *channel)
+/* The channel's state, added without any descriptor if it has none. */
+struct rai_channel *rai_channel_add(struct rdma_event_channel *channel)
 {
 	struct rai_channel *ch = rai_channel_find(channel);
 
@@ -176,24 +189,44 @@ void rai_channel_kick(struct rai_channel *ch)
 		return;	/* EAGAIN: it is readable anyway */
 }
 
-/*
- * The channel's state for a thread about to wait on it: with a kick fd,
- * so that a request started later (which opens the module fd) wakes it.
+/**
+ * rai_channel_wait_begin - a thread is about to block waiting on @channel
+ *
+ * The kick fd is in its poll set from now on, so that a request started
+ * later (which opens the module fd) or an event made ready without a
+ * descriptor saying so wakes it.  Shared by the channel's waiters; each
+ * calls rai_channel_wait_end() when its wait is over.
+ *
+ * Return: the channel's state, or NULL (no memory or no fd to spare).
  */
-struct rai_channel *rai_channel_waiter(struct rdma_event_channel *channel)
+struct rai_channel *rai_channel_wait_begin(struct rdma_event_channel *channel)
 {
-	struct rai_channel *ch = rai_channel_new(channel);
+	struct rai_channel *ch = rai_channel_add(channel);
 
 	rai_assert_locked();
 	if (ch && ch->kick_fd < 0)
 		ch->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	return ch && ch->kick_fd >= 0 ? ch : NULL;
+	if (!ch || ch->kick_fd < 0)
+		return NULL;
+	ch->waiters++;
+	return ch;
+}
+
+/* A wait of rai_channel_wait_begin() is over: the last closes the fd. */
+void rai_channel_wait_end(struct rai_channel *ch)
+{
+	rai_assert_locked();
+	if (ch->waiters && --ch->waiters)
+		return;
+	if (ch->kick_fd >= 0)
+		close(ch->kick_fd);
+	ch->kick_fd = -1;
 }
 
 /* The channel's state with its module fd, opened on first use. */
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel)
 {
-	struct rai_channel *ch = rai_channel_new(channel);
+	struct rai_channel *ch = rai_channel_add(channel);
 
 	rai_assert_locked();
 	if (!ch || ch->fd >= 0)

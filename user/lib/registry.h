@@ -19,6 +19,7 @@ struct rai_channel {
 	struct rdma_event_channel *channel;
 	int fd;			/* module fd; -1 until the first request */
 	int kick_fd;		/* eventfd: its waiters look again; or -1 */
+	int waiters;		/* threads blocked with kick_fd in their set */
 	int reading;		/* a waiter is in librdmacm's get_cm_event */
 	int inherited;		/* from the parent of a fork() */
 	struct rai_channel *next;
@@ -95,7 +96,9 @@ void rai_registry_wait(void);
 struct rai_channel *rai_channel_find(struct rdma_event_channel *channel);
 struct rai_channel *rai_channel_find_fd(int fd);
 struct rai_channel *rai_channel_next_watched(struct rai_channel *ch);
-struct rai_channel *rai_channel_waiter(struct rdma_event_channel *channel);
+struct rai_channel *rai_channel_add(struct rdma_event_channel *channel);
+struct rai_channel *rai_channel_wait_begin(struct rdma_event_channel *channel);
+void rai_channel_wait_end(struct rai_channel *ch);
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel);
 void rai_channel_kick(struct rai_channel *ch);
 void rai_channel_forget(struct rdma_event_channel *channel);

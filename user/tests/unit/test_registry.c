@@ -5,6 +5,7 @@
  * the parent was doing with it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -53,9 +54,9 @@ TEST(a_channel_is_kept_and_forgotten_under_the_lock)
 	struct rai_channel *ch;
 
 	rai_lock();
-	ch = rai_channel_waiter(&channel);
+	ch = rai_channel_add(&channel);
 	ASSERT_NE(NULL, ch);
-	EXPECT_LE(0, ch->kick_fd);
+	EXPECT_EQ(-1, ch->kick_fd);
 	EXPECT_EQ(-1, ch->fd);
 	EXPECT_EQ(ch, rai_channel_find(&channel));
 	/* Without the module its fd cannot open. */
@@ -63,6 +64,66 @@ TEST(a_channel_is_kept_and_forgotten_under_the_lock)
 	EXPECT_EQ(ENOENT, errno);
 	rai_channel_forget(&channel);
 	EXPECT_EQ(NULL, rai_channel_find(&channel));
+	rai_unlock();
+}
+
+/*
+ * Issue 26 item 1: a channel has a kick fd only while threads are blocked
+ * waiting on it, one for all of them.
+ */
+TEST(the_kick_fd_lives_while_a_thread_waits)
+{
+	struct rdma_event_channel channel = { .fd = -1 };
+	struct rai_channel *ch;
+	int fd;
+
+	rai_lock();
+	ch = rai_channel_wait_begin(&channel);
+	ASSERT_NE(NULL, ch);
+	fd = ch->kick_fd;
+	EXPECT_LE(0, fd);
+	EXPECT_EQ(ch, rai_channel_wait_begin(&channel));
+	EXPECT_EQ(fd, ch->kick_fd);
+	rai_channel_wait_end(ch);
+	EXPECT_EQ(fd, ch->kick_fd);
+	EXPECT_EQ(0, fcntl(fd, F_GETFD) < 0);
+	rai_channel_wait_end(ch);
+	EXPECT_EQ(-1, ch->kick_fd);
+	EXPECT_EQ(-1, fcntl(fd, F_GETFD));
+	EXPECT_EQ(EBADF, errno);
+	rai_channel_forget(&channel);
+	rai_unlock();
+}
+
+/* A child of fork() closes the kick fd its parent's waiters hold. */
+TEST(a_child_leaves_the_kick_fd_to_the_parent_s_waiters)
+{
+	struct rdma_event_channel channel = { .fd = -1 };
+	struct rai_channel *ch;
+	int fd, status;
+	pid_t pid;
+
+	rai_lock();
+	ch = rai_channel_wait_begin(&channel);
+	ASSERT_NE(NULL, ch);
+	fd = ch->kick_fd;
+	rai_unlock();
+	pid = fork();
+	if (!pid) {
+		rai_lock();
+		ch = rai_channel_find(&channel);
+		status = !ch || ch->kick_fd != -1 || ch->waiters ||
+			 fcntl(fd, F_GETFD) != -1;
+		rai_channel_forget(&channel);
+		rai_unlock();
+		_exit(status);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	rai_lock();
+	EXPECT_EQ(fd, ch->kick_fd);
+	rai_channel_wait_end(ch);
+	rai_channel_forget(&channel);
 	rai_unlock();
 }
 
@@ -153,7 +214,7 @@ static void *rai_hold_lock(void *arg)
 	struct rai_channel *ch;
 
 	rai_lock();
-	ch = rai_channel_waiter(arg);
+	ch = rai_channel_add(arg);
 	if (ch)
 		ch->reading = 1;
 	sem_post(&rai_held);

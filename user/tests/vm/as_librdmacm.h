@@ -16,6 +16,27 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#define RAI_DEVICE "/dev/infiniband/rdma_addrinfo"
+
+/*
+ * Unload the module (@load 0), or load the one at the repository root
+ * with the runner's parameters.  Return: system()'s.
+ */
+static inline int rai_module_set_loaded(int load)
+{
+	char ko[PATH_MAX + 32], cmd[PATH_MAX + 96];
+
+	if (!load)
+		return system("rmmod rdma_addrinfo 2>/dev/null");
+	/* The runner names the module built for the booted kernel. */
+	if (getenv("RAI_KO") && *getenv("RAI_KO"))
+		snprintf(ko, sizeof(ko), "%s", getenv("RAI_KO"));
+	else if (!rai_repo_path(ko, sizeof(ko), "rdma_addrinfo.ko"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "insmod '%s' ${RAI_MODULE_PARAMS:-}", ko);
+	return system(cmd);
+}
+
 typedef int (*rai_getaddrinfo_fn)(const char *node, const char *service,
 				  const struct rdma_addrinfo *hints,
 				  struct rdma_addrinfo **res);

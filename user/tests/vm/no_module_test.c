@@ -16,24 +16,6 @@
 #include "vm_test.h"
 #include "as_librdmacm.h"
 
-#define RAI_DEVICE "/dev/infiniband/rdma_addrinfo"
-
-/* The module at the repository root, with the runner's parameters. */
-static int load_module(int load)
-{
-	char ko[PATH_MAX + 32], cmd[PATH_MAX + 96];
-
-	if (!load)
-		return system("rmmod rdma_addrinfo 2>/dev/null");
-	/* The runner names the module built for the booted kernel. */
-	if (getenv("RAI_KO") && *getenv("RAI_KO"))
-		snprintf(ko, sizeof(ko), "%s", getenv("RAI_KO"));
-	else if (!rai_repo_path(ko, sizeof(ko), "rdma_addrinfo.ko"))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "insmod '%s' ${RAI_MODULE_PARAMS:-}", ko);
-	return system(cmd);
-}
-
 FIXTURE(no_module) {
 	int reload;
 };
@@ -42,7 +24,7 @@ FIXTURE_SETUP(no_module)
 {
 	unsetenv("RDMA_ADDRINFO_REQUIRE_MODULE");
 	if (!access(RAI_DEVICE, F_OK))
-		self->reload = !load_module(0);
+		self->reload = !rai_module_set_loaded(0);
 	if (!access(RAI_DEVICE, F_OK))
 		SKIP(return, "the module could not be unloaded");
 }
@@ -50,7 +32,7 @@ FIXTURE_SETUP(no_module)
 FIXTURE_TEARDOWN(no_module)
 {
 	if (self->reload)
-		load_module(1);
+		rai_module_set_loaded(1);
 }
 
 TEST_F(no_module, getaddrinfo_returns_what_librdmacm_returns)
