@@ -179,8 +179,8 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
  * RAI_DNS_NEG_KEY_S), or goes now when no key was left behind.  @key NULL:
  * nothing to do.
  */
-void rai_dns_key_settle(struct rai_dns_key *key, int ret,
-			       time64_t expiry, bool invalidated)
+void rai_dns_key_settle(struct rai_dns_key *key, int ret, time64_t expiry,
+			bool invalidated)
 {
 	if (!key)
 		return;
