@@ -129,6 +129,38 @@ int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
 	return 0;
 }
 
+/*
+ * Hints alone (no node, no service): nothing to resolve.  librdmacm answers
+ * with the hints themselves (flags, family, QP type, port space, both
+ * addresses as given, whatever their family: AF_IB, multicast groups), and
+ * rdma_resolve_route() and multicast clients rely on it.  So does this
+ * library (rdma_getaddrinfo(), rdma_resolve_addrinfo() at RDMACM_1.4).
+ * Return: 0 or EAI_MEMORY.
+ */
+int rai_list_from_hints(const struct rdma_addrinfo *hints,
+			struct rdma_addrinfo **res)
+{
+	struct rdma_addrinfo *ai = calloc(1, sizeof(*ai));
+
+	if (!ai)
+		return EAI_MEMORY;
+	ai->ai_flags = hints->ai_flags;
+	ai->ai_family = hints->ai_family;
+	ai->ai_qp_type = hints->ai_qp_type;
+	ai->ai_port_space = hints->ai_port_space;
+	if ((hints->ai_dst_addr && hints->ai_dst_len &&
+	     rai_copy_addr(&ai->ai_dst_addr, &ai->ai_dst_len,
+			   hints->ai_dst_addr, hints->ai_dst_len)) ||
+	    (hints->ai_src_addr && hints->ai_src_len &&
+	     rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
+			   hints->ai_src_addr, hints->ai_src_len))) {
+		rai_free_list(ai);
+		return EAI_MEMORY;
+	}
+	*res = ai;
+	return 0;
+}
+
 /* Every result of @list gets the caller's @qp_type (XRC types as asked). */
 void rai_set_qp_type(struct rdma_addrinfo *list, int qp_type)
 {

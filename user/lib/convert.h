@@ -10,6 +10,8 @@ int rai_convert_result(const struct rdma_addrinfo_result *r,
 int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
 			struct rdma_addrinfo **list);
 void rai_free_list(struct rdma_addrinfo *list);
+int rai_list_from_hints(const struct rdma_addrinfo *hints,
+			struct rdma_addrinfo **res);
 void rai_set_qp_type(struct rdma_addrinfo *list, int qp_type);
 void rai_set_passive(struct rdma_addrinfo *list, int passive);
 int rai_copy_addr(struct sockaddr **dst, socklen_t *dst_len, const void *src,

@@ -6,13 +6,14 @@
 #define RAI_EXPORT __attribute__((visibility("default")))
 
 /*
- * @name at version @ver (its default) and also at an older version node
- * @oldver, for binaries linked when it was exported there.
+ * @name at version @ver, its default, and @impl, another implementation,
+ * as @name at the older version node @oldver: binaries linked when @name
+ * was exported there keep what it did then.
  */
-#define RAI_EXPORT_COMPAT(name, ver, oldver)				\
-	extern __typeof__(name) name##_compat				\
-		__attribute__((alias(#name), visibility("default")));	\
+#define RAI_EXPORT_VERSIONS(name, ver, impl, oldver)			\
+	extern __typeof__(name) impl					\
+		__attribute__((visibility("default")));			\
 	__asm__(".symver " #name ", " #name "@@@" #ver);		\
-	__asm__(".symver " #name "_compat, " #name "@" #oldver)
+	__asm__(".symver " #impl ", " #name "@" #oldver)
 
 #endif /* _RAI_EXPORT_H */

@@ -47,36 +47,6 @@ static int rai_get_sync_fd(void)
 }
 
 /*
- * Hints alone (no node, no service): nothing to resolve.  librdmacm answers
- * with the hints themselves (flags, family, QP type, port space, both
- * addresses as given, whatever their family: AF_IB, multicast groups), and
- * rdma_resolve_route() and multicast clients rely on it.  So does this.
- */
-static int rai_hints_result(const struct rdma_addrinfo *hints,
-			    struct rdma_addrinfo **res)
-{
-	struct rdma_addrinfo *ai = calloc(1, sizeof(*ai));
-
-	if (!ai)
-		return EAI_MEMORY;
-	ai->ai_flags = hints->ai_flags;
-	ai->ai_family = hints->ai_family;
-	ai->ai_qp_type = hints->ai_qp_type;
-	ai->ai_port_space = hints->ai_port_space;
-	if ((hints->ai_dst_addr && hints->ai_dst_len &&
-	     rai_copy_addr(&ai->ai_dst_addr, &ai->ai_dst_len,
-			   hints->ai_dst_addr, hints->ai_dst_len)) ||
-	    (hints->ai_src_addr && hints->ai_src_len &&
-	     rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
-			   hints->ai_src_addr, hints->ai_src_len))) {
-		rai_free_list(ai);
-		return EAI_MEMORY;
-	}
-	*res = ai;
-	return 0;
-}
-
-/*
  * No node: the wildcard (RAI_PASSIVE) or loopback addresses, ordered by
  * family as glibc's getaddrinfo() orders them (librdmacm's one result is
  * glibc's first).  glibc is asked without a node: no name is looked up.
@@ -168,7 +138,7 @@ static int rai_module_getaddrinfo(int fd, const char *node,
 	int ret;
 
 	if (hints && !node && !service && !(hints->ai_flags & RAI_SA))
-		return rai_hints_result(hints, res);
+		return rai_list_from_hints(hints, res);
 
 	ret = rai_getaddrinfo(fd, node, service, hints, res);
 	if (ret == EAI_BADFLAGS)

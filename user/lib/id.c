@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
+#include "convert.h"
 #include "err.h"
 #include "events.h"
 #include "export.h"
@@ -37,6 +38,7 @@ static int rai_start(struct rai_id *st, struct rai_channel *ch,
 		return -1;
 	st->qp_type = req->qp_type;
 	st->passive = req->passive;
+	st->sa = !!(req->cmd.ai_flags & RDMA_ADDRINFO_RAI_SA);
 	req->cmd.context = (uintptr_t)st->id;
 	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;
 	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
@@ -86,7 +88,8 @@ static int rai_wait_sync(struct rdma_cm_id *id, int fd)
 	return 0;
 }
 
-int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req)
+int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req,
+		   struct rdma_addrinfo *list)
 {
 	struct rai_channel *ch;
 	struct rai_id *st;
@@ -101,11 +104,16 @@ int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req)
 		errno = EBUSY;
 	} else {
 		rai_id_clear_results(st);
+		rai_free_list(st->list);
+		st->list = list;
+		list = NULL;
+		st->handed_over = 0;
 		ret = rai_start(st, ch, req);
 		if (!ret && st->sync)
 			fd = ch->fd;
 	}
 	rai_unlock();
+	rai_free_list(list);	/* not taken */
 	if (fd >= 0)
 		ret = rai_wait_sync(id, fd);
 	return ret;

@@ -6,7 +6,12 @@
 
 #include "request.h"
 
-/* rdma_resolve_addrinfo() of @id once @req is checked and built. */
-int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req);
+/*
+ * rdma_resolve_addrinfo() of @id once @req is checked and built; @list,
+ * if not NULL, is taken as the results, whatever the request finds (it is
+ * there for its event).
+ */
+int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req,
+		   struct rdma_addrinfo *list);
 
 #endif /* _RAI_ID_H */

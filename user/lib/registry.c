@@ -18,6 +18,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "convert.h"
 #include "device.h"
 #include "registry.h"
 
@@ -242,6 +243,7 @@ static void rai_id_free(struct rai_id *st)
 {
 	rai_id_cancel(st);
 	rai_id_clear_results(st);
+	rai_free_list(st->list);
 	free(st->event);
 	free(st);
 }

@@ -44,7 +44,10 @@ struct rai_id {
 	int status;			/* its status: 0 or -errno */
 	int qp_type;			/* its hints' QP type (0: none) */
 	int passive;			/* its hints' RAI_PASSIVE */
+	int sa;				/* its hints' RAI_SA */
+	int handed_over;		/* its results queried (RDMACM_1.4) */
 	struct rdma_addrinfo_result *results;
+	struct rdma_addrinfo *list;	/* its results made here, if any */
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */
 	int sync;			/* synchronous: no events, ever */

@@ -7,13 +7,16 @@
  * cannot rely on the wake-ups of wake.c.
  *
  * Both calls are exported at librdmacm's version, RDMACM_1.4, which is what
- * binaries built against rdma-core 60+ ask for, and at RDMA_ADDRINFO_1.0
- * for binaries linked against this library before.
+ * binaries built against rdma-core 60+ ask for, and behave there as
+ * rdma-core 60+'s do (one hand-over of the results, ENOENT); binaries
+ * linked against this library before ask for RDMA_ADDRINFO_1.0 and keep
+ * what the calls did then.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 
 #include "convert.h"
@@ -67,9 +70,54 @@ static int rai_native(struct rdma_cm_id *id)
 	return !ch && rai_user_space(err);
 }
 
-RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
-				     const char *service,
-				     const struct rdma_addrinfo *hints)
+/* RAI_SA with a node or with RAI_DNS: ENOTSUP for rdma-core 60+. */
+static int rai_sa_unsupported(const char *node,
+			      const struct rdma_addrinfo *hints)
+{
+	return hints && (hints->ai_flags & RAI_SA) &&
+	       (node || (hints->ai_flags & RAI_DNS));
+}
+
+/* Hints with no address, no node, no service: they are the result. */
+static int rai_hints_alone(const char *node, const char *service,
+			   const struct rdma_addrinfo *hints)
+{
+	return hints && !node && !service &&
+	       !(hints->ai_flags & (RAI_SA | RAI_PASSIVE)) &&
+	       !(hints->ai_dst_addr && hints->ai_dst_len) &&
+	       !(hints->ai_src_addr && hints->ai_src_len);
+}
+
+/*
+ * The hints as @id's results.  Their event comes through the module as
+ * every other does, for pollers of its descriptor and in order with the
+ * others: the request is one with nothing to look up (the IPv4 wildcard,
+ * numeric and passive), whose own results are set aside.
+ */
+static int rai_resolve_hints(struct rdma_cm_id *id,
+			     const struct rdma_addrinfo *hints)
+{
+	const struct rdma_addrinfo wildcard = {
+		.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST,
+		.ai_family = AF_INET,
+	};
+	struct rdma_addrinfo *list;
+	struct rai_request req;
+
+	if (rai_build_request(&req, NULL, "0", &wildcard))
+		return ERR(EINVAL);
+	if (rai_list_from_hints(hints, &list))
+		return ERR(ENOMEM);
+	return rai_resolve_id(id, &req, list);
+}
+
+/*
+ * rdma_resolve_addrinfo() at either version; @as_60 for RDMACM_1.4's, which
+ * follows rdma-core 60+ (rdma_resolve_addrinfo.3).
+ */
+static int rai_resolve_at_version(struct rdma_cm_id *id, const char *node,
+				  const char *service,
+				  const struct rdma_addrinfo *hints, int as_60)
 {
 	int saved_errno = errno;
 	struct rai_request req;
@@ -79,6 +127,13 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 		return rai_real()->resolve_addrinfo(id, node, service, hints);
 	if (!id || !id->channel)
 		return ERR(EINVAL);
+	if (as_60 && rai_sa_unsupported(node, hints))
+		return ERR(EOPNOTSUPP);
+	if (as_60 && rai_hints_alone(node, service, hints)) {
+		if (!rai_wrappers_in_use())
+			return ERR(EOPNOTSUPP);
+		return rai_return(rai_resolve_hints(id, hints), saved_errno);
+	}
 	ret = rai_build_request(&req, node, service, hints);
 	if (ret)
 		return ERR(ret == EAI_SYSTEM ? errno : rai_errno_from_eai(ret));
@@ -88,48 +143,151 @@ RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 	if (!rai_wrappers_in_use())
 		return ERR(EOPNOTSUPP);	/* its event could never be seen */
 
-	return rai_return(rai_resolve_id(id, &req), saved_errno);
+	return rai_return(rai_resolve_id(id, &req, NULL), saved_errno);
 }
 
-RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
-				   struct rdma_addrinfo **info)
+RAI_EXPORT int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
+				     const char *service,
+				     const struct rdma_addrinfo *hints)
 {
-	int saved_errno = errno, ret = -1, eai;
+	return rai_resolve_at_version(id, node, service, hints, 1);
+}
+
+int rai_resolve_addrinfo_1_0(struct rdma_cm_id *id, const char *node,
+			     const char *service,
+			     const struct rdma_addrinfo *hints)
+{
+	return rai_resolve_at_version(id, node, service, hints, 0);
+}
+
+/* @st's results as a new list in *@info (registry locked).  Return: 0, -1. */
+static int rai_results_list(struct rai_id *st, struct rdma_addrinfo **info)
+{
+	int eai;
+
+	if (st->list) {
+		*info = st->list;
+		st->list = NULL;
+		return 0;
+	}
+	eai = rai_convert_results(st->results, st->num_results, info);
+	if (eai == EAI_MEMORY)
+		errno = ENOMEM;
+	if (eai)
+		return -1;
+	/* The caller's QP type, as rdma_getaddrinfo() gives it. */
+	if (st->qp_type)
+		rai_set_qp_type(*info, st->qp_type);
+	rai_set_passive(*info, st->passive);
+	return 0;
+}
+
+/*
+ * At RDMACM_1.4, as rdma-core 60+: the list handed over once, an SA result
+ * once its event is handed out, every failure ENOENT (registry locked).
+ */
+static int rai_hand_over(struct rai_id *st, struct rdma_addrinfo **info)
+{
+	if (st->handed_over || !st->completed || st->status ||
+	    (st->sa && st->ready) || (!st->list && !st->num_results))
+		return ERR(ENOENT);
+	if (rai_results_list(st, info))
+		return -1;
+	st->handed_over = 1;
+	return 0;
+}
+
+/*
+ * rdma-core 60+ resolves a name before rdma_resolve_addrinfo() returns,
+ * and its programs may query at once: @id's request in flight is waited
+ * for, and its results are taken from the module while its event stays
+ * queued there, for the pollers of the module's descriptor and for
+ * rdma_get_cm_event() (registry locked, dropped while waiting).
+ */
+static int rai_hand_over_early(struct rdma_cm_id *id,
+			       struct rdma_addrinfo **info)
+{
+	const struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	struct rai_id *st;
+
+	for (;;) {
+		st = rai_id_find(id);
+		if (!st || !st->handle)
+			return st ? rai_hand_over(st, info) : ERR(ENOENT);
+		if (!rai_fetch_results(st->ch->fd, st->handle, &st->results,
+				       &st->num_results))
+			break;
+		if (errno != EBUSY)
+			return ERR(ENOENT);
+		rai_unlock();
+		nanosleep(&pause, NULL);
+		rai_lock();
+	}
+	if (!st->list && !st->num_results)
+		return ERR(ENOENT);	/* it failed: its event says why */
+	if (rai_results_list(st, info))
+		return -1;
+	st->handed_over = 1;
+	return 0;
+}
+
+/*
+ * At RDMA_ADDRINFO_1.0, as it was: a new copy at every query, EBUSY until
+ * the event is handed out, the event's status as errno (registry locked).
+ */
+static int rai_copy_out(struct rai_id *st, struct rdma_addrinfo **info)
+{
+	if (st->handle || st->ready)
+		return ERR(EBUSY);
+	if (st->status)
+		return ERR(-st->status);
+	if (!st->num_results)
+		return ERR(ENODATA);
+	return rai_results_list(st, info);
+}
+
+/* rdma_query_addrinfo() at either version; @as_60 for RDMACM_1.4's. */
+static int rai_query_at_version(struct rdma_cm_id *id,
+				struct rdma_addrinfo **info, int as_60)
+{
+	int saved_errno = errno, ret;
 	struct rai_id *st;
 
 	if (!id || !info)
 		return ERR(EINVAL);
 	rai_lock();
 	st = rai_id_find(id);
-	if (!st || (!st->handle && !st->completed)) {
+	if (!st || (!st->handle && !st->completed && !st->handed_over)) {
 		rai_unlock();
 		if (rai_native(id))
 			return rai_real()->query_addrinfo(id, info);
-		return ERR(EINVAL);	/* nothing was resolved */
+		return ERR(as_60 ? ENOENT : EINVAL);	/* nothing resolved */
 	}
-	if (st->handle || st->ready) {
-		errno = EBUSY;
-	} else if (st->status) {
-		errno = -st->status;
-	} else if (!st->num_results) {
-		errno = ENODATA;
-	} else {
-		eai = rai_convert_results(st->results, st->num_results, info);
-		if (eai == EAI_MEMORY)
-			errno = ENOMEM;
-		ret = eai ? -1 : 0;
-		/* The caller's QP type, as rdma_getaddrinfo() gives it. */
-		if (!ret && st->qp_type)
-			rai_set_qp_type(*info, st->qp_type);
-		if (!ret)
-			rai_set_passive(*info, st->passive);
-	}
+	if (!as_60)
+		ret = rai_copy_out(st, info);
+	else if (st->handle && !st->sa && !st->handed_over)
+		ret = rai_hand_over_early(id, info);
+	else
+		ret = rai_hand_over(st, info);
 	rai_unlock();
 	return rai_return(ret, saved_errno);
 }
 
-RAI_EXPORT_COMPAT(rdma_resolve_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);
-RAI_EXPORT_COMPAT(rdma_query_addrinfo, RDMACM_1.4, RDMA_ADDRINFO_1.0);
+RAI_EXPORT int rdma_query_addrinfo(struct rdma_cm_id *id,
+				   struct rdma_addrinfo **info)
+{
+	return rai_query_at_version(id, info, 1);
+}
+
+int rai_query_addrinfo_1_0(struct rdma_cm_id *id, struct rdma_addrinfo **info)
+{
+	return rai_query_at_version(id, info, 0);
+}
+
+RAI_EXPORT_VERSIONS(rdma_resolve_addrinfo, RDMACM_1.4,
+		    rai_resolve_addrinfo_1_0, RDMA_ADDRINFO_1.0);
+RAI_EXPORT_VERSIONS(rdma_query_addrinfo, RDMACM_1.4,
+		    rai_query_addrinfo_1_0, RDMA_ADDRINFO_1.0);
 
 RAI_EXPORT int rdma_addrinfo_channel_fd(struct rdma_event_channel *channel)
 {

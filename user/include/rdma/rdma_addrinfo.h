@@ -87,7 +87,9 @@ int rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
 /**
  * rdma_query_addrinfo - results of the last completed resolution of @id
  *
- * On success *@info is a list to free with rdma_freeaddrinfo().
+ * On success *@info is a list to free with rdma_freeaddrinfo(), handed over
+ * once (then ENOENT), as rdma-core 60+ does; a DNS result can be queried as
+ * soon as rdma_resolve_addrinfo() returned.
  */
 int rdma_query_addrinfo(struct rdma_cm_id *id, struct rdma_addrinfo **info);
 

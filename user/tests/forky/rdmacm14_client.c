@@ -12,13 +12,20 @@
  * Output: "bind CALL OBJECT" lines, "event NAME status N",
  *         "result ADDRESS port N" lines, "user arg N"; exit status 0 when
  *         every step worked.
+ *
+ * Usage: rdmacm14_client --semantics NODE MISSING
+ * Output: one "STEP WHAT" line per step of rdma_resolve_addrinfo() and
+ *         rdma_query_addrinfo() as rdma-core 60+ defines them (the steps
+ *         are those of semantics() below); NODE resolves, MISSING does not.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <rdma/rdma_cma.h>
 
 static void say_binding(const char *call, void *fn)
@@ -98,14 +105,134 @@ static int user_event(struct rdma_event_channel *ch, struct rdma_cm_id *id)
 	return 0;
 }
 
+/* "-1 ENAME" for a failure, with the number when it has no name. */
+static const char *failure(void)
+{
+	static char buf[64];
+	const char *name = strerrorname_np(errno);
+
+	if (name)
+		snprintf(buf, sizeof(buf), "-1 %s", name);
+	else
+		snprintf(buf, sizeof(buf), "-1 errno %d", errno);
+	return buf;
+}
+
+static void say_ret(const char *step, int ret)
+{
+	printf("%s %s\n", step, ret ? failure() : "0");
+}
+
+/* The next event of the (non-blocking) channel within 20 s, as a line. */
+static void say_event(const char *step, struct rdma_event_channel *ch)
+{
+	struct rdma_cm_event *ev;
+	int i;
+
+	for (i = 0; i < 400; i++) {
+		if (!rdma_get_cm_event(ch, &ev)) {
+			printf("%s %s %d\n", step, rdma_event_str(ev->event),
+			       ev->status);
+			rdma_ack_cm_event(ev);
+			return;
+		}
+		if (errno != EAGAIN)
+			break;
+		usleep(50000);
+	}
+	printf("%s none %s\n", step, failure());
+}
+
+static void say_query(const char *step, struct rdma_cm_id *id)
+{
+	struct rdma_addrinfo *res, *ai;
+	int n = 0;
+
+	if (rdma_query_addrinfo(id, &res)) {
+		printf("%s %s\n", step, failure());
+		return;
+	}
+	for (ai = res; ai; ai = ai->ai_next)
+		n++;
+	printf("%s 0 results %d family %d qp %d ps %d dst %u src %u\n", step, n,
+	       res->ai_family, res->ai_qp_type, res->ai_port_space,
+	       (unsigned int)res->ai_dst_len, (unsigned int)res->ai_src_len);
+	rdma_freeaddrinfo(res);
+}
+
+/* Each step, one line; the rows of rdmacm14_test's table. */
+static void semantics(struct rdma_event_channel *ch, struct rdma_cm_id *id,
+		      const char *node, const char *missing)
+{
+	struct rdma_addrinfo sa_node = { .ai_flags = RAI_SA };
+	struct rdma_addrinfo sa_dns = { .ai_flags = RAI_SA | RAI_DNS };
+	struct rdma_addrinfo sa_alone = { .ai_flags = RAI_SA };
+	struct rdma_addrinfo alone = { .ai_family = AF_INET,
+				       .ai_qp_type = IBV_QPT_RC,
+				       .ai_port_space = RDMA_PS_TCP };
+	struct rdma_addrinfo *res;
+
+	say_ret("query-null", rdma_query_addrinfo(NULL, &res));
+	say_ret("query-unresolved", rdma_query_addrinfo(id, &res));
+	/* Queried before its event: a DNS result is there on return. */
+	say_ret("resolve", rdma_resolve_addrinfo(id, node, "4791", NULL));
+	say_query("query-at-once", id);
+	say_query("query-again", id);
+	say_event("event-after-query", ch);
+	say_query("query-after-event", id);
+	/* In the usual order: the event, then the query, once. */
+	say_ret("resolve-usual", rdma_resolve_addrinfo(id, node, "4791", NULL));
+	say_event("event-usual", ch);
+	say_query("query-usual", id);
+	say_query("query-twice", id);
+	say_ret("resolve-sa-node", rdma_resolve_addrinfo(id, node, "1", &sa_node));
+	say_ret("resolve-sa-dns", rdma_resolve_addrinfo(id, NULL, "1", &sa_dns));
+	say_ret("resolve-sa-no-service",
+		rdma_resolve_addrinfo(id, NULL, NULL, &sa_alone));
+	/* Hints without an address: they come back. */
+	say_ret("resolve-hints", rdma_resolve_addrinfo(id, NULL, NULL, &alone));
+	say_event("event-hints", ch);
+	say_query("query-hints", id);
+	/* A name that does not resolve. */
+	if (rdma_resolve_addrinfo(id, missing, NULL, NULL)) {
+		say_ret("resolve-missing", -1);
+	} else {
+		say_ret("resolve-missing", 0);
+		say_event("event-missing", ch);
+	}
+	say_query("query-missing", id);
+	/* A second request after the event, the first never queried. */
+	say_ret("resolve-unqueried", rdma_resolve_addrinfo(id, node, "4791", NULL));
+	say_event("event-unqueried", ch);
+	if (rdma_resolve_addrinfo(id, node, "4791", NULL)) {
+		say_ret("resolve-after-unqueried", -1);
+	} else {
+		say_ret("resolve-after-unqueried", 0);
+		say_event("event-after-unqueried", ch);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	int ret;
 
+	if (argc == 4 && !strcmp(argv[1], "--semantics")) {
+		ch = rdma_create_event_channel();
+		if (!ch || fcntl(ch->fd, F_SETFL, O_NONBLOCK) ||
+		    rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
+			printf("no rdma_cm channel or id: %s\n", strerror(errno));
+			return 1;
+		}
+		semantics(ch, id, argv[2], argv[3]);
+		rdma_destroy_id(id);
+		rdma_destroy_event_channel(ch);
+		return 0;
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: %s NODE SERVICE\n", argv[0]);
+		fprintf(stderr, "       %s --semantics NODE MISSING\n", argv[0]);
 		return 2;
 	}
 	say_binding("rdma_resolve_addrinfo", (void *)rdma_resolve_addrinfo);

@@ -21,8 +21,8 @@
 static char client[PATH_MAX + 32], library[PATH_MAX + 32];
 static char output[8192];
 
-/* Run the client on @node 4791; its exit status, its stdout in output. */
-static int run_client(const char *node, int preload)
+/* Run the client with @args; its exit status, its stdout in output. */
+static int run_client_args(char *const args[], int preload)
 {
 	int pipefd[2], status;
 	ssize_t n, len = 0;
@@ -38,7 +38,7 @@ static int run_client(const char *node, int preload)
 			setenv("LD_PRELOAD", library, 1);
 		else
 			unsetenv("LD_PRELOAD");
-		execl(client, client, node, "4791", (char *)NULL);
+		execv(client, args);
 		_exit(127);
 	}
 	close(pipefd[1]);
@@ -49,6 +49,14 @@ static int run_client(const char *node, int preload)
 	output[len] = '\0';
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Run the client on @node 4791. */
+static int run_client(const char *node, int preload)
+{
+	char *args[] = { client, (char *)node, "4791", NULL };
+
+	return run_client_args(args, preload);
 }
 
 /* Whether the output has the line "bind @call" naming @object. */
@@ -149,6 +157,117 @@ TEST_F_TIMEOUT(rdmacm14, preloaded_it_resolves_and_round_trips_a_user_event, 120
 	EXPECT_NE(NULL, strstr(output, "user arg 42\n"));
 	if (_metadata->passed == 0)
 		show_output(_metadata);
+}
+
+/*
+ * The client's --semantics steps: what each says through this library
+ * with the module (ours) and through rdma-core 65's own calls (as_60),
+ * the beginning of the step's line; NULL: no such line.  Where the two
+ * differ, the man pages (rdma_resolve_addrinfo.3, rdma_query_addrinfo.3)
+ * name the step.
+ */
+static const struct semantics_row {
+	const char *step, *ours, *as_60;
+} semantics_rows[] = {
+	{ "query-null", "-1 EINVAL", "-1 EINVAL" },
+	{ "query-unresolved", "-1 ENOENT", "-1 ENOENT" },
+	{ "resolve", "0", "0" },
+	{ "query-at-once", "0 results 1 family 2 qp 2 ps 262 dst 16",
+	  "0 results 1 family 2 qp 2 ps 262 dst 16" },
+	{ "query-again", "-1 ENOENT", "-1 ENOENT" },
+	{ "event-after-query", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_ERROR" },
+	{ "query-after-event", "-1 ENOENT", "-1 ENOENT" },
+	{ "resolve-usual", "0", "0" },
+	{ "event-usual", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
+	{ "query-usual", "0 results 1 family 2 qp 2 ps 262 dst 16",
+	  "0 results 1 family 2 qp 2 ps 262 dst 16" },
+	{ "query-twice", "-1 ENOENT", "-1 ENOENT" },
+	{ "resolve-sa-node", "-1 EOPNOTSUPP", "-1 EOPNOTSUPP" },
+	{ "resolve-sa-dns", "-1 EOPNOTSUPP", "-1 EOPNOTSUPP" },
+	{ "resolve-sa-no-service", "-1 EINVAL", "-1 errno -1" },
+	{ "resolve-hints", "0", "0" },
+	{ "event-hints", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
+	{ "query-hints", "0 results 1 family 2 qp 2 ps 262 dst 0 src 0",
+	  "0 results 1 family 2 qp 2 ps 262 dst 0 src 0" },
+	{ "resolve-missing", "0", "-1 errno -" },
+	{ "event-missing", "RDMA_CM_EVENT_ADDRINFO_ERROR -6", NULL },
+	{ "query-missing", "-1 ENOENT", "-1 ENOENT" },
+	{ "resolve-unqueried", "0", "0" },
+	{ "event-unqueried", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
+	{ "resolve-after-unqueried", "0", "-1 EBUSY" },
+	{ "event-after-unqueried", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0", NULL },
+};
+
+/* The rest of the output's line for @step, or NULL. */
+static const char *step_line(const char *step, char *buf, size_t size)
+{
+	size_t n = strlen(step);
+	const char *line, *end;
+
+	for (line = output; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			break;
+		if (!strncmp(line, step, n) && line[n] == ' ') {
+			snprintf(buf, size, "%.*s", (int)(end - line - n - 1),
+				 line + n + 1);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* The client's --semantics run, each step as the @ours or the 60+ column. */
+static void semantics_as(struct __test_metadata *_metadata, int preload,
+			 int ours)
+{
+	const struct semantics_row *row;
+	char missing[96], buf[160];
+	char *args[] = { client, "--semantics",
+			 (char *)(ours ? RAI_ZONE_PEER4 : RAI_IP4_B),
+			 (char *)rai_fresh_missing_name(missing, sizeof(missing)),
+			 NULL };
+	const char *got, *want;
+
+	EXPECT_EQ(0, run_client_args(args, preload));
+	for (row = semantics_rows; row < semantics_rows + ARRAY_SIZE(semantics_rows);
+	     row++) {
+		want = ours ? row->ours : row->as_60;
+		got = step_line(row->step, buf, sizeof(buf));
+		if (!want) {
+			EXPECT_EQ(NULL, got) TH_LOG("%s: %s", row->step, got);
+		} else if (!got) {
+			EXPECT_NE(NULL, got) TH_LOG("%s: no line", row->step);
+		} else {
+			EXPECT_EQ(0, strncmp(got, want, strlen(want)))
+				TH_LOG("%s: \"%s\", not \"%s\"", row->step, got, want);
+		}
+	}
+	show_output(_metadata);
+}
+
+/* The control: rdma-core 65's own calls, as its cma.c defines them. */
+TEST_F_TIMEOUT(rdmacm14, without_the_preload_resolve_and_query_are_librdmacm_60s, 120)
+{
+	RAI_RETURN_IF_SKIPPED();
+
+	semantics_as(_metadata, 0, 0);
+}
+
+/*
+ * Preloaded, the RDMACM_1.4 calls behave as rdma-core 60+'s: through the
+ * module (the rows' ours), or, without it, they are librdmacm's own.
+ */
+TEST_F_TIMEOUT(rdmacm14, preloaded_resolve_and_query_are_as_librdmacm_60s, 120)
+{
+	RAI_RETURN_IF_SKIPPED();
+
+	TH_LOG("module %s", module_loaded() ? "loaded" : "not loaded");
+	semantics_as(_metadata, 1, module_loaded());
 }
 
 TEST_HARNESS_MAIN

@@ -97,7 +97,7 @@ TEST_F(channel, returns_minus_1_and_errno_when_not_started_and_no_event)
 
 	errno = 0;
 	ASSERT_EQ(-1, rdma_resolve_addrinfo(self->id, NULL, "1", &hints));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(EOPNOTSUPP, errno);
 	expect_no_event(_metadata, self->ch, 500);
 }
 
@@ -123,7 +123,7 @@ TEST_F(channel, rai_sa_node_parameter_must_be_null)
 	errno = 0;
 	ASSERT_EQ(-1, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER,
 					    "0x1000000000000001", &hints));
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(EOPNOTSUPP, errno);
 	expect_no_event(_metadata, self->ch, 200);
 }
 
@@ -204,7 +204,29 @@ TEST_F(channel, query_addrinfo_gives_the_hints_qp_type_xrc_too)
 	rdma_freeaddrinfo(sync);
 }
 
-TEST_F(channel, query_addrinfo_is_ebusy_while_in_flight)
+/*
+ * rdma-core 60+ resolves a name before rdma_resolve_addrinfo() returns:
+ * its programs may query at once.  The query waits for the result; the
+ * event still follows.
+ */
+TEST_F(channel, query_addrinfo_at_once_waits_for_the_dns_result)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_MULTI, "4791",
+					   NULL));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res))
+		TH_LOG("query: %s", strerror(errno));
+	EXPECT_EQ(4, rai_count(res));
+	rdma_freeaddrinfo(res);
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	errno = 0;
+	EXPECT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+/* A failed one: ENOENT once it failed, its event at once after. */
+TEST_F(channel, query_addrinfo_at_once_of_a_failing_name_is_enoent)
 {
 	struct rdma_addrinfo *res = NULL;
 	char name[96];
@@ -213,12 +235,111 @@ TEST_F(channel, query_addrinfo_is_ebusy_while_in_flight)
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
 	errno = 0;
 	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
-	ASSERT_EQ(EBUSY, errno);
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENXIO, addrinfo_event(_metadata, self->ch, self->id, 200));
+	errno = 0;
+	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(ENOENT, errno);
+}
+
+TEST_F(channel, query_addrinfo_hands_the_list_over_once)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	errno = 0;
+	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	EXPECT_LE(1, rai_count(res));
+	rdma_freeaddrinfo(res);
+	errno = 0;
+	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(ENOENT, errno);
+	errno = 0;
+	ASSERT_EQ(-1, rdma_query_addrinfo(NULL, &res));
+	ASSERT_EQ(EINVAL, errno);
+}
+
+/* As rdma_getaddrinfo() answers them: the hints themselves, one event. */
+TEST_F(channel, hints_without_an_address_are_the_result)
+{
+	struct rdma_addrinfo hints = { .ai_family = AF_INET6,
+				       .ai_qp_type = IBV_QPT_UD,
+				       .ai_port_space = RDMA_PS_UDP };
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, NULL, NULL, &hints))
+		TH_LOG("resolve: %s", strerror(errno));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 2000));
+	expect_no_event(_metadata, self->ch, 200);
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	ASSERT_EQ(1, rai_count(res));
+	EXPECT_EQ(AF_INET6, res->ai_family);
+	EXPECT_EQ(IBV_QPT_UD, res->ai_qp_type);
+	EXPECT_EQ(RDMA_PS_UDP, res->ai_port_space);
+	EXPECT_EQ(0, res->ai_dst_len);
+	EXPECT_EQ(0, res->ai_src_len);
+	rdma_freeaddrinfo(res);
+}
+
+typedef int (*rai_resolve_fn)(struct rdma_cm_id *id, const char *node,
+			      const char *service,
+			      const struct rdma_addrinfo *hints);
+typedef int (*rai_query_fn)(struct rdma_cm_id *id,
+			    struct rdma_addrinfo **info);
+
+/*
+ * Binaries linked against this library before it followed rdma-core 60+
+ * bind to RDMA_ADDRINFO_1.0: there the calls do what they did, a copy at
+ * every query, EBUSY until the event is handed out, the status as errno,
+ * EINVAL for the requests 60+ refuses with ENOTSUP or answers.
+ */
+TEST_F(channel, rdma_addrinfo_1_0_calls_are_as_before)
+{
+	rai_resolve_fn resolve = (rai_resolve_fn)dlvsym(RTLD_DEFAULT,
+		"rdma_resolve_addrinfo", "RDMA_ADDRINFO_1.0");
+	rai_query_fn query = (rai_query_fn)dlvsym(RTLD_DEFAULT,
+		"rdma_query_addrinfo", "RDMA_ADDRINFO_1.0");
+	struct rdma_addrinfo sa_dns = { .ai_flags = RAI_SA | RAI_DNS };
+	struct rdma_addrinfo alone = { .ai_family = AF_INET };
+	struct rdma_addrinfo *res = NULL;
+	char name[96];
+
+	ASSERT_NE(NULL, resolve);
+	ASSERT_NE(NULL, query);
+	ASSERT_NE((void *)rdma_query_addrinfo, (void *)query);
+	errno = 0;
+	ASSERT_EQ(-1, query(self->id, &res));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, resolve(self->id, NULL, "1", &sa_dns));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, resolve(self->id, NULL, NULL, &alone));
+	EXPECT_EQ(EINVAL, errno);
+
+	ASSERT_EQ(0, resolve(self->id, RAI_ZONE_MULTI, "4791", NULL));
+	errno = 0;
+	EXPECT_EQ(-1, query(self->id, &res));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, query(self->id, &res));
+	EXPECT_EQ(4, rai_count(res));
+	rdma_freeaddrinfo(res);
+	ASSERT_EQ(0, query(self->id, &res));
+	EXPECT_EQ(4, rai_count(res));
+	rdma_freeaddrinfo(res);
+
+	ASSERT_EQ(0, resolve(self->id, rai_fresh_missing_name(name,
+			     sizeof(name)), NULL, NULL));
 	ASSERT_EQ(-ENXIO, addrinfo_event(_metadata, self->ch, self->id,
 					 20000));
 	errno = 0;
-	ASSERT_EQ(-1, rdma_query_addrinfo(self->id, &res));
-	ASSERT_EQ(ENXIO, errno);
+	EXPECT_EQ(-1, query(self->id, &res));
+	EXPECT_EQ(ENXIO, errno);
 }
 
 TEST_F(channel, source_is_the_ids_bound_address)
