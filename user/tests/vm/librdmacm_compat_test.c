@@ -359,16 +359,42 @@ TEST(ud_with_rdma_ps_tcp_is_eai_socktype)
 	same_return(_metadata, RAI_IP4_B, "7471", &hints);
 }
 
+/*
+ * Does glibc in this process see @name at all?  Not in the 7.3 phase's
+ * forky root, whose resolver files point nowhere (the module answers from
+ * the host's view there, dns_host_view): librdmacm's EAI_AGAIN is then
+ * about the root, not about the family.
+ */
+static int compat_zone_visible(struct __test_metadata *_metadata,
+			       const char *name)
+{
+	struct addrinfo *res;
+	int ret = getaddrinfo(name, NULL, NULL, &res);
+
+	if (ret) {
+		TH_LOG("%s: %s in this root's view; its cases not compared",
+		       name, gai_strerror(ret));
+		return 0;
+	}
+	freeaddrinfo(res);
+	return 1;
+}
+
 TEST(name_with_addresses_only_in_the_other_family)
 {
 	struct rdma_addrinfo hints = { .ai_family = AF_INET6 };
+	int v4only = compat_zone_visible(_metadata, RAI_ZONE_V4ONLY);
+	int v6only = compat_zone_visible(_metadata, RAI_ZONE_V6ONLY);
 
-	same_return(_metadata, RAI_ZONE_V4ONLY, "7471", &hints);
+	if (v4only)
+		same_return(_metadata, RAI_ZONE_V4ONLY, "7471", &hints);
 	same_return(_metadata, RAI_IP4_B, "7471", &hints);
 	hints.ai_flags = RAI_FAMILY;
-	same_return(_metadata, RAI_ZONE_V4ONLY, "7471", &hints);
+	if (v4only)
+		same_return(_metadata, RAI_ZONE_V4ONLY, "7471", &hints);
 	hints.ai_family = AF_INET;
-	same_return(_metadata, RAI_ZONE_V6ONLY, "7471", &hints);
+	if (v6only)
+		same_return(_metadata, RAI_ZONE_V6ONLY, "7471", &hints);
 	same_return(_metadata, RAI_IP6_B, "7471", &hints);
 }
 
