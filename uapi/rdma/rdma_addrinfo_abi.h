@@ -156,6 +156,8 @@
 #define RDMA_ADDRINFO_FEATURE_DNS	0x00000002
 #define RDMA_ADDRINFO_FEATURE_SA	0x00000004
 #define RDMA_ADDRINFO_FEATURE_SRC_SELECT 0x00000008
+/* RESOLVER_REGISTER, RESOLVER_TAKE and RESOLVER_ANSWER (see below). */
+#define RDMA_ADDRINFO_FEATURE_RESOLVER	0x00000010
 
 /* Where a result came from (result.origin). */
 #define RDMA_ADDRINFO_ORIGIN_NUMERIC	1
@@ -416,6 +418,152 @@ struct rdma_addrinfo_destroy {
 	__u32 reserved;
 };
 
+/*
+ * Resident resolver
+ * -----------------
+ * Every DNS name the module has no live answer for costs a dns_resolver
+ * upcall, two process starts.  A resident resolver (rdma-addrinfo-resolved)
+ * takes that work instead: it registers its file as the DNS resolver of
+ * its network namespace and /etc view, takes the names the module wants
+ * resolved, several per call, and answers them, several per call.  DNS
+ * requests of callers in that namespace and view that the module's cache
+ * cannot answer go to it; everything else is as without it (cache, caps,
+ * deadlines, events).  Without a registered resolver, or when it closes
+ * its file, dies or misses its deadline, the module asks the upcall, and
+ * in a view the upcall must not answer (a container: see -EPERM above)
+ * the requests complete with -EPERM, as without a resolver.  Each request
+ * still completes exactly once.
+ *
+ * The view of a resolver is that of the file's opener: its network
+ * namespace (captured at open) and the /etc/hosts, resolv.conf and
+ * nsswitch.conf that the registering process sees.  A caller is served by
+ * it when it is in that network namespace and sees the same three files
+ * (or has the same root).
+ *
+ * RESOLVER_REGISTER needs CAP_NET_ADMIN in the user namespace that owns
+ * the file's network namespace, in the credentials of the file's opener
+ * (so a descriptor passed to a less privileged process gains nothing, and
+ * a container's root may serve its own namespace).  Errors:
+ *  EINVAL  flags or reserved not zero
+ *  EPERM   the opener lacks CAP_NET_ADMIN over the network namespace
+ *  EBUSY   the file is a resolver already, or another file is the resolver
+ *          of that network namespace and view
+ *  ENOMEM  out of memory
+ * The registration ends when the file is closed (the last descriptor of
+ * it); names it had taken and not answered go to the fallback at once.
+ *
+ * RESOLVER_TAKE fills up to @count names (struct
+ * rdma_addrinfo_resolver_name), oldest first and round-robin between the
+ * users that asked; it waits for the first name unless the file is
+ * O_NONBLOCK.  poll(2) reports EPOLLIN while names are waiting.  A name
+ * taken must be answered within the deadline the registration reported
+ * (@deadline_ms), or it goes to the fallback and a later answer is
+ * ignored.  Errors: EINVAL (not a resolver, reserved not zero, @count 0,
+ * @name_size not sizeof(struct rdma_addrinfo_resolver_name)), EAGAIN
+ * (O_NONBLOCK, nothing waiting), EINTR (a signal while waiting), EFAULT
+ * (@names not writable: no name is lost, those taken are offered again).
+ *
+ * RESOLVER_ANSWER reads @count answers (struct
+ * rdma_addrinfo_resolver_answer).  An answer whose id is no longer
+ * outstanding (answered, past its deadline) is ignored and counted in
+ * @stale.  An answer that is not well formed (@error not one of 0, ENXIO,
+ * ENODATA, EAGAIN, EREMOTEIO; @addrs not NUL-terminated, empty with
+ * @error 0, or holding anything but numeric IPv4/IPv6 addresses
+ * separated by commas) completes its requests with -EPROTO and is
+ * counted in @malformed; the other answers of the call are unharmed.
+ * Answers are cached like the upcall's, for @ttl seconds (at most one
+ * day); a failure's @ttl is ignored (dns_cache_negative_ttl).  Errors:
+ * EINVAL (not a resolver, reserved not zero, @answer_size not sizeof
+ * (struct rdma_addrinfo_resolver_answer)), EFAULT (@answers not
+ * readable: @done says how many were taken in before).
+ */
+
+/* Bytes of an answer's address list, with its NUL. */
+#define RDMA_ADDRINFO_RESOLVER_ADDRS_SIZE	1008
+
+/**
+ * struct rdma_addrinfo_resolver_register - RESOLVER_REGISTER (in/out)
+ * @flags: in, zero
+ * @reserved: zero
+ * @max_outstanding: out, names the module lets the resolver hold taken and
+ *	unanswered at once (past it, new names go to the fallback)
+ * @deadline_ms: out, how long a taken name may wait for its answer
+ */
+struct rdma_addrinfo_resolver_register {
+	__u32 flags;
+	__u32 reserved;
+	__u32 max_outstanding;
+	__u32 deadline_ms;
+};
+
+/**
+ * struct rdma_addrinfo_resolver_name - one name to resolve (out)
+ * @id: the module's identifier of the name; echo it in the answer
+ * @name_len: bytes of @name before its NUL
+ * @reserved: zero
+ * @name: the host name, NUL-terminated, as the caller gave it (letters,
+ *	digits, '-', '_', '.')
+ */
+struct rdma_addrinfo_resolver_name {
+	__u64 id;
+	__u32 name_len;
+	__u32 reserved;
+	char name[RDMA_ADDRINFO_NAME_MAX + 1];
+};
+
+/**
+ * struct rdma_addrinfo_resolver_take - RESOLVER_TAKE (in/out)
+ * @names: in, user pointer to an array of @count names
+ * @count: in, entries of @names (at least 1)
+ * @name_size: in, sizeof(struct rdma_addrinfo_resolver_name)
+ * @taken: out, names filled in
+ * @reserved: zero
+ */
+struct rdma_addrinfo_resolver_take {
+	__aligned_u64 names;
+	__u32 count;
+	__u32 name_size;
+	__u32 taken;
+	__u32 reserved;
+};
+
+/**
+ * struct rdma_addrinfo_resolver_answer - one answer (in)
+ * @id: the name's @id
+ * @error: 0, or ENXIO (no such name), ENODATA (no address), EAGAIN
+ *	(temporary failure) or EREMOTEIO (the servers refused): positive
+ *	errnos, as the request status is their negative
+ * @ttl: seconds the answer may be kept (the records' TTL)
+ * @addrs: with @error 0, the addresses "a,b,c" (numeric IPv4 and IPv6,
+ *	IPv6 with an optional "%scope"), NUL-terminated; else ignored
+ */
+struct rdma_addrinfo_resolver_answer {
+	__u64 id;
+	__s32 error;
+	__u32 ttl;
+	char addrs[RDMA_ADDRINFO_RESOLVER_ADDRS_SIZE];
+};
+
+/**
+ * struct rdma_addrinfo_resolver_answers - RESOLVER_ANSWER (in/out)
+ * @answers: in, user pointer to an array of @count answers
+ * @count: in, entries of @answers
+ * @answer_size: in, sizeof(struct rdma_addrinfo_resolver_answer)
+ * @done: out, answers read (@count unless EFAULT)
+ * @stale: out, of those, answers to no outstanding name
+ * @malformed: out, of those, answers not well formed (-EPROTO)
+ * @reserved: zero
+ */
+struct rdma_addrinfo_resolver_answers {
+	__aligned_u64 answers;
+	__u32 count;
+	__u32 answer_size;
+	__u32 done;
+	__u32 stale;
+	__u32 malformed;
+	__u32 reserved;
+};
+
 #define RDMA_ADDRINFO_IOC_MAGIC		0xDA
 
 #define RDMA_ADDRINFO_IOC_GET_INFO \
@@ -428,5 +576,11 @@ struct rdma_addrinfo_destroy {
 	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x03, struct rdma_addrinfo_query)
 #define RDMA_ADDRINFO_IOC_DESTROY \
 	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x04, struct rdma_addrinfo_destroy)
+#define RDMA_ADDRINFO_IOC_RESOLVER_REGISTER \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x05, struct rdma_addrinfo_resolver_register)
+#define RDMA_ADDRINFO_IOC_RESOLVER_TAKE \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x06, struct rdma_addrinfo_resolver_take)
+#define RDMA_ADDRINFO_IOC_RESOLVER_ANSWER \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x07, struct rdma_addrinfo_resolver_answers)
 
 #endif /* _UAPI_RDMA_ADDRINFO_ABI_H */
