@@ -21,6 +21,14 @@
 #include "vm_test.h"
 #include "as_librdmacm.h"
 
+/*
+ * Each test starts a container or two, each with its own rdma_cm: under
+ * valgrind on a busy TCG host one such test was seen beyond the harness's
+ * 30 s.
+ */
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT 120
+
 #define POD_ADDR	"198.51.100.77"
 #define POD_NAME	"pod-only.rai.example"
 #define POD_PORT	"7471"
