@@ -176,6 +176,74 @@ void rai_set_passive(struct rdma_addrinfo *list, int passive)
 				 (passive ? RAI_PASSIVE : 0);
 }
 
+/* A new copy of @len bytes at @p in *@to (NULL for none).  Return: 0, -1. */
+static int rai_dup_bytes(void *to, const void *p, size_t len)
+{
+	void *copy = NULL;
+
+	if (p && len) {
+		copy = malloc(len);
+		if (!copy)
+			return -1;
+		memcpy(copy, p, len);
+	}
+	memcpy(to, &copy, sizeof(copy));
+	return 0;
+}
+
+/* A copy of one element, ai_next NULL.  Return: NULL without memory. */
+static struct rdma_addrinfo *rai_copy_one(const struct rdma_addrinfo *ai)
+{
+	struct rdma_addrinfo *c = malloc(sizeof(*c));
+	const char *src_name = ai->ai_src_canonname;
+	const char *dst_name = ai->ai_dst_canonname;
+	int err;
+
+	if (!c)
+		return NULL;
+	*c = *ai;
+	c->ai_next = NULL;
+	/* Each pointer copied below; none of @ai's is freed on a failure. */
+	c->ai_src_addr = c->ai_dst_addr = NULL;
+	c->ai_src_canonname = c->ai_dst_canonname = NULL;
+	c->ai_route = c->ai_connect = NULL;
+	err = rai_dup_bytes(&c->ai_src_addr, ai->ai_src_addr, ai->ai_src_len);
+	err |= rai_dup_bytes(&c->ai_dst_addr, ai->ai_dst_addr, ai->ai_dst_len);
+	err |= rai_dup_bytes(&c->ai_src_canonname, src_name,
+			     src_name ? strlen(src_name) + 1 : 0);
+	err |= rai_dup_bytes(&c->ai_dst_canonname, dst_name,
+			     dst_name ? strlen(dst_name) + 1 : 0);
+	err |= rai_dup_bytes(&c->ai_route, ai->ai_route, ai->ai_route_len);
+	err |= rai_dup_bytes(&c->ai_connect, ai->ai_connect,
+			     ai->ai_connect_len);
+	if (err) {
+		rai_free_list(c);
+		return NULL;
+	}
+	return c;
+}
+
+/**
+ * rai_copy_list - a copy of @list, every member allocated apart
+ *
+ * Return: 0, or -1 (no memory) with nothing allocated.
+ */
+int rai_copy_list(const struct rdma_addrinfo *list, struct rdma_addrinfo **out)
+{
+	struct rdma_addrinfo *head = NULL, **tail = &head;
+
+	for (; list; list = list->ai_next) {
+		*tail = rai_copy_one(list);
+		if (!*tail) {
+			rai_free_list(head);
+			return -1;
+		}
+		tail = &(*tail)->ai_next;
+	}
+	*out = head;
+	return 0;
+}
+
 void rai_free_list(struct rdma_addrinfo *list)
 {
 	struct rdma_addrinfo *next;

@@ -33,6 +33,7 @@
 #include "err.h"
 #include "events.h"
 #include "export.h"
+#include "id.h"
 #include "real.h"
 #include "registry.h"
 #include "wake.h"
@@ -172,16 +173,26 @@ int rai_wait_fds(struct pollfd *pfd, nfds_t nfds)
 	return n;
 }
 
-/* @st's request completed with @kev: keep its results (registry locked). */
+/*
+ * @st's request completed with @kev: keep its results (registry locked).
+ * Not yet when the module refused its name for the caller's view (see
+ * fallback.c); a request that carries librdmacm's outcome completes with
+ * that outcome.
+ */
 static void rai_finish(struct rai_id *st, const struct rdma_addrinfo_event *kev)
 {
 	int status = kev->status;
 	int fd = st->ch->fd;
 
+	if (!st->carried && rai_id_fall_back(st, &status))
+		return;
 	rai_id_clear_results(st);
-	if (!status && rai_fetch_results(fd, kev->handle, &st->results,
-					 &st->num_results))
+	if (st->carried)
+		status = st->carried_status;
+	else if (!status && rai_fetch_results(fd, kev->handle, &st->results,
+					      &st->num_results))
 		status = -errno;
+	st->carried = 0;
 	rai_destroy_request(fd, kev->handle);
 	free(st->req);
 	st->req = NULL;

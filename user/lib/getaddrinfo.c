@@ -12,6 +12,7 @@
 #include "device.h"
 #include "err.h"
 #include "export.h"
+#include "fallback.h"
 #include "real.h"
 #include "request.h"
 #include "sync.h"
@@ -143,6 +144,8 @@ static int rai_module_getaddrinfo(int fd, const char *node,
 	ret = rai_getaddrinfo(fd, node, service, hints, res);
 	if (ret == EAI_BADFLAGS)
 		return rai_badflags();
+	if (ret == RAI_VIEW_REFUSED)
+		return ret;
 	if (ret || (hints && (hints->ai_flags & RAI_SA)))
 		return ret;
 	if (!node)
@@ -162,7 +165,7 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 				struct rdma_addrinfo **res)
 {
 	int saved_errno = errno;
-	int fd;
+	int fd, ret;
 
 	if (!res) {
 		errno = EINVAL;
@@ -181,8 +184,14 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 		errno = saved_errno;
 		return rai_real()->getaddrinfo(node, service, hints, res);
 	}
-	return rai_return(rai_module_getaddrinfo(fd, node, service, hints,
-						 res), saved_errno);
+	ret = rai_module_getaddrinfo(fd, node, service, hints, res);
+	if (ret == RAI_VIEW_REFUSED) {
+		/* A container's name: librdmacm's call, as without the module */
+		rai_fallback_say();
+		errno = saved_errno;
+		return rai_real()->getaddrinfo(node, service, hints, res);
+	}
+	return rai_return(ret, saved_errno);
 }
 
 RAI_EXPORT void rdma_freeaddrinfo(struct rdma_addrinfo *res)

@@ -17,12 +17,15 @@
 #include <sys/ioctl.h>
 
 #include "convert.h"
+#include "device.h"
 #include "err.h"
 #include "events.h"
 #include "export.h"
+#include "fallback.h"
 #include "id.h"
 #include "real.h"
 #include "registry.h"
+#include "status.h"
 #include "wake.h"
 
 /* Start @req for @st on @ch (registry locked).  Return: 0 or -1, errno. */
@@ -59,6 +62,7 @@ static int rai_start(struct rai_id *st, struct rai_channel *ch,
 static int rai_wait_sync(struct rdma_cm_id *id, int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct rai_fallback *fb;
 	struct rai_id *st;
 	int status = 0, done;
 
@@ -68,10 +72,22 @@ static int rai_wait_sync(struct rdma_cm_id *id, int fd)
 		if (st && st->handle)
 			while (rai_read_module_event(st->ch))
 				;
+		/* Its name refused for the caller's view: librdmacm's, here. */
+		fb = st && st->fallback && !st->fallback->taken ?
+		     st->fallback : NULL;
+		if (fb)
+			fb->taken = 1;
 		done = !st || !st->handle;
 		if (done)
 			status = st ? st->status : -ECANCELED;
 		rai_unlock();
+		if (fb) {
+			rai_fallback_run(fb);
+			rai_lock();
+			rai_id_fallback_done(fb);
+			rai_unlock();
+			continue;
+		}
 		if (done)
 			break;
 		if (rai_wait_fds(&pfd, 1) < 0 && errno == EINTR) {
@@ -108,6 +124,7 @@ int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req,
 		st->list = list;
 		list = NULL;
 		st->handed_over = 0;
+		st->carried = 0;
 		ret = rai_start(st, ch, req);
 		if (!ret && st->sync)
 			fd = ch->fd;
@@ -117,6 +134,101 @@ int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req,
 	if (fd >= 0)
 		ret = rai_wait_sync(id, fd);
 	return ret;
+}
+
+/**
+ * rai_id_fall_back - @st's request completed with *@status: if the module
+ * refused its name for the caller's view, librdmacm resolves it instead
+ * (fallback.c), by a worker for an id with a channel, by the id's own call
+ * for a synchronous id (rai_wait_sync()).  The refused request stays as
+ * @st's request in flight until then.  Registry locked.
+ *
+ * Return: 1 when so; 0 when *@status is the outcome (set to the reason
+ * when no fallback could be started).
+ */
+int rai_id_fall_back(struct rai_id *st, int *status)
+{
+	struct rai_fallback *fb;
+
+	if (!st->req || st->fallback || !rai_view_refused(*status,
+							  st->req->req.ctx))
+		return 0;
+	fb = rai_fallback_new(st->id, &st->req->req);
+	if (!fb) {
+		*status = -ENOMEM;
+		return 0;
+	}
+	st->fallback = fb;
+	if (st->sync || !rai_fallback_queue(fb))
+		return 1;
+	st->fallback = NULL;
+	free(fb);
+	*status = -EAGAIN;	/* no thread to resolve it */
+	return 0;
+}
+
+/*
+ * librdmacm's outcome of @fb for @st, delivered through the module as
+ * every other event: a request with nothing to look up (the IPv4 wildcard,
+ * as in rai_resolve_hints()) carries it, and events.c takes @st's
+ * carried outcome for that request's own.  Without such a request, the
+ * event is made ready here and the channel's waiters are woken.
+ */
+static void rai_id_carry(struct rai_id *st, struct rai_fallback *fb)
+{
+	const struct rdma_addrinfo wildcard = {
+		.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST,
+		.ai_family = AF_INET,
+	};
+	struct rai_channel *ch = st->ch;
+	__u32 refused = st->handle;
+	struct rai_request req;
+
+	rai_free_list(st->list);
+	st->list = fb->list;
+	st->carried = 1;
+	st->carried_status = fb->status;
+	if (!rai_build_request(&req, NULL, "0", &wildcard) &&
+	    !rai_start(st, ch, &req)) {
+		rai_destroy_request(ch->fd, refused);
+		return;
+	}
+	st->handle = refused;
+	rai_id_cancel(st);
+	rai_id_clear_results(st);
+	st->carried = 0;
+	st->completed = 1;
+	st->status = fb->status;
+	st->ready = 1;
+	rai_wake_ready(st, ch);
+}
+
+/**
+ * rai_id_fallback_done - librdmacm resolved @fb: its id's request
+ * completes with that outcome, unless the id no longer waits for it
+ * (cancelled, destroyed, migrated).  @fb is freed.  Registry locked.
+ */
+void rai_id_fallback_done(struct rai_fallback *fb)
+{
+	struct rai_id *st = fb->cancelled ? NULL : rai_id_find(fb->id);
+
+	if (st && st->fallback == fb) {
+		st->fallback = NULL;
+		if (st->sync) {
+			/* Its own call waits for it, no event */
+			rai_id_cancel(st);
+			rai_id_clear_results(st);
+			rai_free_list(st->list);
+			st->list = fb->list;
+			st->completed = 1;
+			st->status = fb->status;
+		} else {
+			rai_id_carry(st, fb);
+		}
+		fb->list = NULL;
+	}
+	rai_free_list(fb->list);
+	free(fb);
 }
 
 /* @id has a private channel: its calls complete before they return. */

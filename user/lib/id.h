@@ -14,4 +14,11 @@
 int rai_resolve_id(struct rdma_cm_id *id, struct rai_request *req,
 		   struct rdma_addrinfo *list);
 
+struct rai_id;
+struct rai_fallback;
+
+/* Registry locked, see id.c. */
+int rai_id_fall_back(struct rai_id *st, int *status);
+void rai_id_fallback_done(struct rai_fallback *fb);
+
 #endif /* _RAI_ID_H */

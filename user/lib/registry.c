@@ -20,6 +20,7 @@
 
 #include "convert.h"
 #include "device.h"
+#include "fallback.h"
 #include "registry.h"
 
 pthread_mutex_t rai_registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -382,10 +383,22 @@ void rai_id_clear_results(struct rai_id *st)
 	st->status = 0;
 }
 
-/* Cancel the id's request in flight, and drop its undelivered event. */
+/*
+ * Cancel the id's request in flight, and drop its undelivered event.  A
+ * fallback of its (fallback.h) is dropped too: one that a thread resolves
+ * or a worker has queued is freed there, when it comes back.
+ */
 void rai_id_cancel(struct rai_id *st)
 {
+	struct rai_fallback *fb = st->fallback;
+
 	rai_assert_locked();
+	if (fb) {
+		fb->cancelled = 1;
+		if (!fb->taken && !fb->queued)
+			free(fb);
+		st->fallback = NULL;
+	}
 	if (st->handle)
 		rai_destroy_request(st->ch->fd, st->handle);
 	st->handle = 0;

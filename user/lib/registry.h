@@ -8,6 +8,8 @@
 
 #include "request.h"
 
+struct rai_fallback;
+
 /* An event this library made; rdma_ack_cm_event() frees it. */
 struct rai_event {
 	struct rdma_cm_event event;
@@ -51,6 +53,13 @@ struct rai_id {
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */
 	int sync;			/* synchronous: no events, ever */
+	/*
+	 * Its name refused for the caller's view: librdmacm resolves it
+	 * (fallback.c), the refused request stays as the one in flight.
+	 */
+	struct rai_fallback *fallback;
+	int carried;			/* its request carries the event of: */
+	int carried_status;		/* librdmacm's outcome, list in ->list */
 	int unacked;			/* events handed out, not acked yet */
 	struct rai_id *next;
 };

@@ -158,6 +158,29 @@ static int rai_kernel_family(const char *node, int flags, int family)
 	return AF_UNSPEC;
 }
 
+/* A name's request keeps the caller's service and hints (request.h). */
+static void rai_keep_caller_args(struct rai_caller_args *a,
+				 const char *service,
+				 const struct rdma_addrinfo *hints)
+{
+	if (service && strlen(service) < sizeof(a->service)) {
+		a->has_service = 1;
+		strcpy(a->service, service);
+	}
+	if (!hints)
+		return;
+	a->has_hints = 1;
+	a->flags = hints->ai_flags;
+	a->family = hints->ai_family;
+	a->qp_type = hints->ai_qp_type;
+	a->port_space = hints->ai_port_space;
+	/* rai_check_hints() bounded the length */
+	if (hints->ai_src_addr && hints->ai_src_len) {
+		memcpy(a->src, hints->ai_src_addr, hints->ai_src_len);
+		a->src_len = hints->ai_src_len;
+	}
+}
+
 /**
  * rai_build_request - fill @req for RESOLVE
  *
@@ -185,8 +208,10 @@ int rai_build_request(struct rai_request *req, const char *node,
 			      sizeof(req->service), &first_qp_type);
 	if (ret)
 		return ret;
-	if (node && !rai_node_is_literal(node))
+	if (node && !rai_node_is_literal(node)) {
 		req->ctx |= RAI_CTX_NAME;
+		rai_keep_caller_args(&req->caller, service, hints);
+	}
 	if (!node && hints && hints->ai_dst_addr && hints->ai_dst_len &&
 	    !(flags & RAI_SA)) {
 		ret = rai_node_from_dst(req, hints->ai_dst_addr,

@@ -6,6 +6,20 @@
 #include <rdma/rdma_addrinfo.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
+/*
+ * The caller's own service and hints, kept with a request for a name: if
+ * the module refuses the name for the caller's view, librdmacm is asked
+ * with them (fallback.c).  No pointers: requests are copied by value.
+ */
+struct rai_caller_args {
+	int has_hints;
+	int flags, family, qp_type, port_space;
+	socklen_t src_len;
+	__u8 src[RDMA_ADDRINFO_ADDR_SIZE];
+	int has_service;
+	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+};
+
 /* A RESOLVE command and the strings its pointers refer to. */
 struct rai_request {
 	struct rdma_addrinfo_resolve cmd;
@@ -14,6 +28,7 @@ struct rai_request {
 	int passive;		/* the hints' RAI_PASSIVE (cmd may add it) */
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	char node[INET6_ADDRSTRLEN + 16];		/* from ai_dst_addr */
+	struct rai_caller_args caller;			/* RAI_CTX_NAME only */
 };
 
 #define RAI_KNOWN_FLAGS (RAI_PASSIVE | RAI_NUMERICHOST | RAI_NOROUTE | \

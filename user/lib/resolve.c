@@ -198,6 +198,20 @@ static int rai_hand_over(struct rai_id *st, struct rdma_addrinfo **info)
 }
 
 /*
+ * librdmacm's outcome, carried by the request in flight (fallback.c):
+ * handed over once, as any list (registry locked).
+ */
+static int rai_hand_over_carried(struct rai_id *st, struct rdma_addrinfo **info)
+{
+	if (st->handed_over || st->carried_status || !st->list)
+		return ERR(ENOENT);
+	*info = st->list;
+	st->list = NULL;
+	st->handed_over = 1;
+	return 0;
+}
+
+/*
  * rdma-core 60+ resolves a name before rdma_resolve_addrinfo() returns,
  * and its programs may query at once: @id's request in flight is waited
  * for, and its results are taken from the module while its event stays
@@ -214,8 +228,13 @@ static int rai_hand_over_early(struct rdma_cm_id *id,
 		st = rai_id_find(id);
 		if (!st || !st->handle)
 			return st ? rai_hand_over(st, info) : ERR(ENOENT);
-		if (!rai_fetch_results(st->ch->fd, st->handle, &st->results,
-				       &st->num_results))
+		if (st->carried)
+			return rai_hand_over_carried(st, info);
+		/* librdmacm resolves it (fallback.c): busy until it has */
+		if (st->fallback)
+			errno = EBUSY;
+		else if (!rai_fetch_results(st->ch->fd, st->handle,
+					    &st->results, &st->num_results))
 			break;
 		if (errno != EBUSY)
 			return ERR(ENOENT);
@@ -241,6 +260,8 @@ static int rai_copy_out(struct rai_id *st, struct rdma_addrinfo **info)
 		return ERR(EBUSY);
 	if (st->status)
 		return ERR(-st->status);
+	if (st->list)	/* librdmacm's (fallback.c) */
+		return rai_copy_list(st->list, info) ? ERR(ENOMEM) : 0;
 	if (!st->num_results)
 		return ERR(ENODATA);
 	return rai_results_list(st, info);

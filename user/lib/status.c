@@ -77,6 +77,46 @@ int rai_errno_from_eai(int eai)
 	}
 }
 
+/**
+ * rai_status_from_eai - the completion status that reads as @eai
+ * @eai: a non-zero return of rdma_getaddrinfo() (librdmacm's own)
+ * @err: its errno (EAI_SYSTEM, and librdmacm's -1 failures)
+ *
+ * For the event of a request librdmacm resolved (fallback.c):
+ * rdma_addrinfo_status_eai() of the result gives @eai back.
+ */
+int rai_status_from_eai(int eai, int err)
+{
+	switch (eai) {
+	case EAI_NONAME:
+		return -ENXIO;
+	case EAI_NODATA:
+		return -ENODATA;
+	case EAI_ADDRFAMILY:
+		return -EADDRNOTAVAIL;
+	case EAI_FAMILY:
+		return -EAFNOSUPPORT;
+	case EAI_AGAIN:
+		return -EAGAIN;
+	case EAI_FAIL:
+		return -EPROTO;
+	case EAI_MEMORY:
+		return -ENOMEM;
+	default:
+		return err > 0 ? -err : -EIO;
+	}
+}
+
+/*
+ * Whether a request's @status is the module refusing a DNS name for the
+ * caller's view (a container without a resolver of its own; the ABI
+ * header's -EPERM): librdmacm answers such a name in the caller's process.
+ */
+int rai_view_refused(int status, unsigned int ctx)
+{
+	return status == -EPERM && (ctx & RAI_CTX_NAME);
+}
+
 /* rai_eai_from_status(), with errno set for EAI_SYSTEM (rdma_getaddrinfo(3)) */
 int rai_eai_with_errno(int status, unsigned int ctx)
 {

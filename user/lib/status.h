@@ -9,5 +9,7 @@
 int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno);
 int rai_eai_with_errno(int status, unsigned int ctx);
 int rai_errno_from_eai(int eai);
+int rai_status_from_eai(int eai, int err);
+int rai_view_refused(int status, unsigned int ctx);
 
 #endif /* _RAI_STATUS_H */

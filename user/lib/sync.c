@@ -31,6 +31,17 @@
 /* Results room on the stack: most names have a few addresses. */
 #define RAI_STACK_RESULTS	8
 
+/*
+ * The EAI_* code of a completed request's non-zero @status, or
+ * RAI_VIEW_REFUSED when the module refused the name for the caller's view.
+ */
+static int rai_sync_status(int status, const struct rai_request *req)
+{
+	if (rai_view_refused(status, req->ctx))
+		return RAI_VIEW_REFUSED;
+	return rai_eai_with_errno(status, req->ctx);
+}
+
 /* A synchronous RESOLVE of @req->cmd: the ioctl's return, errno set. */
 static int rai_resolve_ioctl(int fd, struct rai_request *req)
 {
@@ -92,7 +103,7 @@ static int rai_resolve_one_call(int fd, struct rai_request *req,
 	if (ret) {
 		ret = rai_eai_with_errno(ret, req->ctx);
 	} else if (req->cmd.status) {
-		ret = rai_eai_with_errno(req->cmd.status, req->ctx);
+		ret = rai_sync_status(req->cmd.status, req);
 	} else if (req->cmd.num_results > room) {
 		ret = RAI_NOT_ONE_CALL;
 	} else if (!req->cmd.num_results) {
@@ -110,8 +121,9 @@ static int rai_resolve_one_call(int fd, struct rai_request *req,
 /**
  * rai_resolve_sync - run @req synchronously on @fd
  *
- * Return: 0 with the results in *@res, or an EAI_* code (errno set for
- * EAI_SYSTEM).  The kernel request is destroyed in every case.
+ * Return: 0 with the results in *@res, an EAI_* code (errno set for
+ * EAI_SYSTEM), or RAI_VIEW_REFUSED.  The kernel request is destroyed in
+ * every case.
  */
 int rai_resolve_sync(int fd, struct rai_request *req,
 		     struct rdma_addrinfo **res)
@@ -130,7 +142,7 @@ int rai_resolve_sync(int fd, struct rai_request *req,
 
 	if (req->cmd.status) {
 		rai_destroy_request(fd, req->cmd.handle);
-		return rai_eai_with_errno(req->cmd.status, req->ctx);
+		return rai_sync_status(req->cmd.status, req);
 	}
 	ret = rai_fetch_results(fd, req->cmd.handle, &results, &n);
 	rai_destroy_request(fd, req->cmd.handle);

@@ -170,4 +170,37 @@ TEST(async_errors_map_to_errno)
 	ASSERT_EQ(ENOMEM, rai_errno_from_eai(EAI_MEMORY));
 }
 
+/*
+ * librdmacm's error for a name the module refused (issue 25), as the
+ * status of the event: rdma_addrinfo_status_eai() reads it back.
+ */
+TEST(librdmacm_errors_as_statuses_read_back_as_the_same_eai)
+{
+	static const int codes[] = { EAI_NONAME, EAI_NODATA, EAI_ADDRFAMILY,
+				     EAI_FAMILY, EAI_AGAIN, EAI_FAIL,
+				     EAI_MEMORY };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		EXPECT_EQ(codes[i], rdma_addrinfo_status_eai(
+					rai_status_from_eai(codes[i], 0)))
+			TH_LOG("%s", gai_strerror(codes[i]));
+	errno = 0;
+	ASSERT_EQ(EAI_SYSTEM, rdma_addrinfo_status_eai(
+				rai_status_from_eai(EAI_SYSTEM, ECONNREFUSED)));
+	ASSERT_EQ(ECONNREFUSED, errno);
+	/* librdmacm's -1 (EAI_BADFLAGS) failures carry errno */
+	ASSERT_EQ(-EOPNOTSUPP, rai_status_from_eai(EAI_BADFLAGS, EOPNOTSUPP));
+	ASSERT_EQ(-EIO, rai_status_from_eai(EAI_SYSTEM, 0));
+}
+
+TEST(only_a_name_s_eperm_is_a_refused_view)
+{
+	ASSERT_TRUE(rai_view_refused(-EPERM, RAI_CTX_NAME));
+	ASSERT_TRUE(rai_view_refused(-EPERM, RAI_CTX_NAME | RAI_CTX_QP_PS));
+	ASSERT_FALSE(rai_view_refused(-EPERM, 0));
+	ASSERT_FALSE(rai_view_refused(-EACCES, RAI_CTX_NAME));
+	ASSERT_FALSE(rai_view_refused(0, RAI_CTX_NAME));
+}
+
 TEST_HARNESS_MAIN

@@ -107,6 +107,7 @@ static inline const char *rai_repo_path(char *buf, size_t size,
 #pragma weak rdma_get_local_addr
 #pragma weak rdma_addrinfo_channel_fd
 #pragma weak rdma_addrinfo_strerror
+#pragma weak rdma_addrinfo_status_eai
 
 __attribute__((constructor)) static void rai_test_preload_self(void)
 {
