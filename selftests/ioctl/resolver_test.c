@@ -273,7 +273,8 @@ FIXTURE(resolver) {
 	char lines[NR_HOSTS][256];
 	char hosts[NR_HOSTS][128];
 	int nr_hosts;
-	char saved_deadline[32];	/* resolver_deadline_ms, if changed */
+	const char *param;	/* a module parameter the test changed */
+	char saved[32];		/* its value before */
 };
 
 FIXTURE_SETUP(resolver)
@@ -293,8 +294,8 @@ FIXTURE_TEARDOWN(resolver)
 
 	if (self->rfd >= 0)
 		close(self->rfd);
-	if (self->saved_deadline[0])
-		rai_param_set("resolver_deadline_ms", self->saved_deadline);
+	if (self->param)
+		rai_param_set(self->param, self->saved);
 	if (self->fd >= 0)
 		close(self->fd);
 	for (i = 0; i < self->nr_hosts; i++)
@@ -316,6 +317,27 @@ static int rvt_hosts_names(FIXTURE_DATA(resolver) *self, int n)
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * Set the module parameter @name to @value (restored by the teardown; one
+ * per test) and register the fixture's resolver again, so that its
+ * registration reports the new value: 0 or -errno.
+ */
+static int rvt_param_and_register(FIXTURE_DATA(resolver) *self,
+				  const char *name, const char *value)
+{
+	int ret = rai_param_get(name, self->saved, sizeof(self->saved));
+
+	if (ret)
+		return ret;
+	self->param = name;
+	ret = rai_param_set(name, value);
+	if (ret)
+		return ret;
+	close(self->rfd);
+	self->rfd = rvt_open_registered(&self->reg);
+	return self->rfd < 0 ? self->rfd : 0;
 }
 
 /* ---- GET_INFO and REGISTER -------------------------------------------- */
@@ -1169,13 +1191,7 @@ TEST_F_TIMEOUT(resolver, deadline_missed_upcall_answers_late_answer_stale,
 	rvt_name_t names[1];
 	__u32 h;
 
-	ASSERT_EQ(0, rai_param_get("resolver_deadline_ms", self->saved_deadline,
-				   sizeof(self->saved_deadline)));
-	ASSERT_EQ(0, rai_param_set("resolver_deadline_ms", "500"));
-	/* Registered again: it reports the deadline now in force. */
-	close(self->rfd);
-	self->rfd = rvt_open_registered(&self->reg);
-	ASSERT_LE(0, self->rfd);
+	ASSERT_EQ(0, rvt_param_and_register(self, "resolver_deadline_ms", "500"));
 	EXPECT_EQ(500, self->reg.deadline_ms);
 	ASSERT_EQ(0, rvt_hosts_names(self, 1));
 	ASSERT_EQ(0, rvt_ask(self->fd, self->hosts[0], 7, &h));
@@ -1187,6 +1203,39 @@ TEST_F_TIMEOUT(resolver, deadline_missed_upcall_answers_late_answer_stale,
 	EXPECT_EQ(1, out.stale);
 	EXPECT_EQ(s0 + 1, rai_stat("resolver_stale"));
 	EXPECT_TRUE(rvt_quiet(self->fd, 500));
+}
+
+/*
+ * resolver_max_outstanding 1: while the resolver holds one name, the next
+ * new name goes to the upcall and is never offered to it.
+ */
+TEST_F_TIMEOUT(resolver, past_max_outstanding_new_names_go_to_the_upcall,
+	       150)
+{
+	struct rdma_addrinfo_resolver_answers out;
+	struct rdma_addrinfo_event ev;
+	long long f0 = rai_stat("resolver_fallbacks");
+	rvt_name_t names[4];
+	char name[128];
+	__u32 h, hh;
+
+	ASSERT_EQ(0, rvt_param_and_register(self, "resolver_max_outstanding",
+					    "1"));
+	EXPECT_EQ(1, self->reg.max_outstanding);
+	rai_unique_name(name, sizeof(name), "rvmax");
+	ASSERT_EQ(0, rvt_ask(self->fd, name, 1, &h));
+	ASSERT_EQ(1, rvt_take_n(self->rfd, names, 1, ANSWER_MS));
+	ASSERT_EQ(0, rvt_hosts_names(self, 1));
+	ASSERT_EQ(0, rvt_ask(self->fd, self->hosts[0], 2, &hh));
+	EXPECT_EQ(0, rvt_each_once_through_upcall(_metadata, self->fd, &hh, 1));
+	EXPECT_EQ(f0 + 1, rai_stat("resolver_fallbacks"));
+	EXPECT_EQ(-EAGAIN, rvt_take(self->rfd, names + 1, 3));
+	/* The name it holds is still its own to answer. */
+	ASSERT_EQ(0, rvt_answer_one(self->rfd, names[0].id, 0, GOOD_ADDR, &out));
+	EXPECT_EQ(0, out.stale);
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, ANSWER_MS));
+	EXPECT_EQ(h, ev.handle);
+	EXPECT_EQ(0, ev.status);
 }
 
 /* ---- requests that go away under the resolver ------------------------- */
@@ -1268,10 +1317,34 @@ TEST_F(resolver, caller_closes_while_taken_then_answered)
 
 /* The race: callers that destroy and close against a taking resolver. */
 struct rvt_race {
-	int rfd;
+	int rfd;		/* the resolver's thread's alone until joined */
 	atomic_bool stop;
-	atomic_long asked, answered, failures;
+	atomic_long asked, answered, failures, reregistered;
 };
+
+/*
+ * The resolver closes its file, names taken and not answered with it (they
+ * go to the fallback), and registers a new one: the new file, or -1.
+ */
+static int rvt_race_reregister(struct rvt_race *r)
+{
+	int fd = -EBUSY, tries;
+
+	close(r->rfd);
+	for (tries = 0; tries < 100 && fd == -EBUSY; tries++) {
+		fd = rvt_open_registered(NULL);
+		if (fd == -EBUSY)
+			usleep(10000);
+	}
+	if (fd < 0) {
+		fprintf(stderr, "# registering again: %d\n", fd);
+		atomic_fetch_add(&r->failures, 1);
+		atomic_store(&r->stop, true);
+		return -1;
+	}
+	atomic_fetch_add(&r->reregistered, 1);
+	return fd;
+}
 
 static void *rvt_race_resolver(void *arg)
 {
@@ -1280,9 +1353,17 @@ static void *rvt_race_resolver(void *arg)
 	rvt_answer_t a[16];
 	rvt_name_t names[16];
 	unsigned int seed = 1, i, held = 0;
+	long long next = rai_now_ms() + RACE_MS / 3;
 	int n;
 
 	while (!atomic_load(&r->stop)) {
+		if (rai_now_ms() >= next) {
+			r->rfd = rvt_race_reregister(r);
+			if (r->rfd < 0)
+				break;
+			held = 0;
+			next = rai_now_ms() + RACE_MS / 3;
+		}
 		n = rvt_take(r->rfd, names + held, 16 - held);
 		if (n == -EAGAIN) {
 			usleep(500);
@@ -1332,9 +1413,13 @@ static void *rvt_race_caller(void *arg)
 			}
 			atomic_fetch_add(&r->asked, 1);
 		}
+		/* A third destroyed at once, a third a moment later. */
+		for (i = 0; i < k; i++)
+			if (rand_r(&seed) % 3 == 0)
+				h[i] = rai_destroy(fd, h[i], NULL) ? h[i] : 0;
 		usleep(rand_r(&seed) % 3000);
 		for (i = 0; i < k; i++)
-			if (rand_r(&seed) % 2)
+			if (h[i] && rand_r(&seed) % 2)
 				rai_destroy(fd, h[i], NULL);
 		if (rand_r(&seed) % 3 == 0)
 			rai_wait_event(fd, &ev, 20);
@@ -1360,10 +1445,13 @@ TEST_F_TIMEOUT(resolver, destroy_and_close_race_take_and_answer, 120)
 	for (i = 0; i < RACE_CALLERS; i++)
 		pthread_join(callers[i], NULL);
 	pthread_join(res, NULL);
-	TH_LOG("%ld names asked, %ld answered", atomic_load(&r.asked),
-	       atomic_load(&r.answered));
+	self->rfd = r.rfd;
+	TH_LOG("%ld names asked, %ld answered, registered again %ld times",
+	       atomic_load(&r.asked), atomic_load(&r.answered),
+	       atomic_load(&r.reregistered));
 	EXPECT_EQ(0, atomic_load(&r.failures));
 	EXPECT_LT(0, atomic_load(&r.answered));
+	EXPECT_LT(0, atomic_load(&r.reregistered));
 	EXPECT_EQ(live0, rvt_gauge_settles("requests_live", live0, 30000));
 	EXPECT_EQ(0, rai_fd_works(self->rfd));
 	close(self->rfd);
