@@ -22,6 +22,12 @@
  * (DNS refused for its view), and one user namespace of four uids
  * (mapped by the main process, which runs as root) sharing its files.
  *
+ * Resident resolvers (issue 25): one file at a time is this process's
+ * resolver (registered, closed and registered again by any thread), which
+ * takes names while other threads ask for them, and answers real ids,
+ * stale and random ids, garbage lists and bad errnos, from read-only and
+ * unmapped pages; any file of the table may try the three ioctls too.
+ *
  * It counts every call per operation and outcome and prints the table.
  * It checks only what must hold whatever the input: no call crashes the
  * process with anything but the fault it asked for, errors are the
@@ -73,13 +79,15 @@
 enum op {
 	OP_RESOLVE, OP_RESOLVE_SYNC, OP_QUERY, OP_GET_EVENT, OP_READ,
 	OP_DESTROY, OP_GET_INFO, OP_POLL, OP_BAD_IOCTL, OP_REOPEN, OP_FORK,
-	OP_RO_SYNC, OP_START_RACE, OP_MAX
+	OP_RO_SYNC, OP_START_RACE, OP_RESOLVER_REGISTER, OP_RESOLVER_TAKE,
+	OP_RESOLVER_ANSWER, OP_MAX
 };
 
 static const char *const op_names[OP_MAX] = {
 	"RESOLVE", "RESOLVE_SYNC", "QUERY", "GET_EVENT", "read", "DESTROY",
 	"GET_INFO", "poll", "unknown ioctl", "close+open", "fork",
-	"SYNC ro struct", "start+cancel",
+	"SYNC ro struct", "start+cancel", "RESOLVER_REGISTER", "RESOLVER_TAKE",
+	"RESOLVER_ANSWER",
 };
 
 /* Outcomes counted per operation: 0 = success, else the errno. */
@@ -577,11 +585,11 @@ static void op_bad_ioctl(struct rng *r)
 
 	switch (pick(r, 4)) {
 	case 0:		/* our magic, unknown number */
-		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, 5 + pick(r, 250),
+		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, 8 + pick(r, 247),
 			   pick(r, 512));
 		break;
 	case 1:		/* a known number with the wrong size or direction */
-		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, pick(r, 5),
+		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, pick(r, 8),
 			   pick(r, 512));
 		break;
 	case 2:
@@ -635,6 +643,114 @@ static void op_fork(struct rng *r)
 	tally(OP_FORK, waitpid(pid, &status, 0) < 0 ? -1 : 0);
 }
 
+/* The file registered as this process's resolver, or -1. */
+static atomic_int resolver_fd = -1;
+static atomic_ullong resolver_ids;	/* the last id taken */
+
+/* Close the resolver (its names go to the upcall) and register anew. */
+static void op_resolver_register(struct rng *r)
+{
+	struct rdma_addrinfo_resolver_register reg = { 0 };
+	int fd, old;
+
+	if (pick(r, 4)) {
+		/* Any file: EBUSY, EINVAL, EFAULT, EPERM in a side. */
+		reg.flags = !pick(r, 8);
+		reg.reserved = !pick(r, 8);
+		tally(OP_RESOLVER_REGISTER,
+		      ioctl(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVER_REGISTER,
+			    pick(r, 6) ? (void *)&reg :
+			    (void *)(uintptr_t)out_ptr(r, &reg, sizeof(reg))));
+		return;
+	}
+	old = atomic_exchange(&resolver_fd, -1);
+	if (old >= 0)
+		close(old);
+	fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVER_REGISTER, &reg) < 0) {
+		tally(OP_RESOLVER_REGISTER, -1);
+		close(fd);
+		return;
+	}
+	tally(OP_RESOLVER_REGISTER, 0);
+	old = atomic_exchange(&resolver_fd, fd);
+	if (old >= 0)
+		close(old);
+}
+
+static int a_resolver_fd(struct rng *r)
+{
+	int fd = atomic_load(&resolver_fd);
+
+	/* Another thread may close it meanwhile: EBADF, or another file. */
+	return fd >= 0 && pick(r, 8) ? fd : any_fd(r);
+}
+
+static void op_resolver_take(struct rng *r)
+{
+	struct rdma_addrinfo_resolver_name names[8];
+	struct rdma_addrinfo_resolver_take t = {
+		.count = 1 + pick(r, 8),
+		.name_size = sizeof(names[0]),
+	};
+	int fd = a_resolver_fd(r), ret;
+
+	if (!pick(r, 10))
+		t.count = pick(r, 2) ? 0 : (uint32_t)rnd(r);
+	if (!pick(r, 10))
+		t.name_size = pick(r, 512);
+	t.reserved = !pick(r, 16);
+	t.names = out_ptr(r, names, sizeof(names));
+	/* A blocking TAKE on a file of the table would sleep: never. */
+	if (!(fcntl(fd, F_GETFL) & O_NONBLOCK))
+		return;
+	ret = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVER_TAKE,
+		    pick(r, 8) ? (void *)&t :
+		    (void *)(uintptr_t)out_ptr(r, &t, sizeof(t)));
+	tally(OP_RESOLVER_TAKE, ret);
+	if (!ret && t.taken && t.names == (uintptr_t)names)
+		atomic_store(&resolver_ids, names[t.taken - 1].id);
+}
+
+static void op_resolver_answer(struct rng *r)
+{
+	static const char *const lists[] = {
+		"192.0.2.1", "192.0.2.1,2001:db8::1", "", "junk",
+		"192.0.2.1,junk", "fe80::1%lo", ",", "192.0.2.999",
+	};
+	struct rdma_addrinfo_resolver_answer a[4];
+	struct rdma_addrinfo_resolver_answers as = {
+		.answer_size = sizeof(a[0]),
+	};
+	uint64_t last = atomic_load(&resolver_ids);
+	unsigned int i;
+
+	memset(a, 0, sizeof(a));
+	as.count = 1 + pick(r, 4);
+	for (i = 0; i < as.count; i++) {
+		a[i].id = pick(r, 4) ? last - pick(r, 16) : rnd(r);
+		a[i].error = pick(r, 3) ? 0 : pick(r, 2) ? ENXIO : pick(r, 200);
+		a[i].ttl = pick(r, 4) ? 1 + pick(r, 60) : (uint32_t)rnd(r);
+		if (pick(r, 16))
+			snprintf(a[i].addrs, sizeof(a[i].addrs), "%s",
+				 lists[pick(r, 8)]);
+		else
+			memset(a[i].addrs, 'x', sizeof(a[i].addrs));
+	}
+	if (!pick(r, 10))
+		as.count = (uint32_t)rnd(r);
+	if (!pick(r, 10))
+		as.answer_size = pick(r, 2048);
+	as.reserved = !pick(r, 16);
+	as.answers = in_ptr(r, a, sizeof(a));
+	tally(OP_RESOLVER_ANSWER,
+	      ioctl(a_resolver_fd(r), RDMA_ADDRINFO_IOC_RESOLVER_ANSWER,
+		    pick(r, 8) ? (void *)&as :
+		    (void *)(uintptr_t)out_ptr(r, &as, sizeof(as))));
+}
+
 static void set_make_it_fail(int on)
 {
 	char path[64];
@@ -681,8 +797,20 @@ static void *worker(void *arg)
 			op_start_race(&r);
 		else if (w < 96)
 			op_ro_sync(&r);
-		else if (w < 99)
+		else if (w < 97)
 			op_reopen(&r);
+		else if (w < 99)
+			switch (pick(&r, 8)) {
+			case 0:
+				op_resolver_register(&r);
+				break;
+			case 1: case 2: case 3: case 4:
+				op_resolver_take(&r);
+				break;
+			default:
+				op_resolver_answer(&r);
+				break;
+			}
 		else if (!pick(&r, 20))
 			op_fork(&r);
 	}
@@ -775,6 +903,9 @@ static int run_threads(int seconds, int threads, unsigned long seed)
 		}
 	for (i = 0; i < NFILES; i++)
 		close(atomic_load(&files[i]));
+	i = atomic_exchange(&resolver_fd, -1);
+	if (i >= 0)
+		close(i);
 	return 0;
 }
 
