@@ -1238,6 +1238,45 @@ TEST_F_TIMEOUT(resolver, past_max_outstanding_new_names_go_to_the_upcall,
 	EXPECT_EQ(0, ev.status);
 }
 
+/*
+ * resolver_max_outstanding_per_user 1: a user's second new name goes to
+ * the upcall, while another user's name is still offered.
+ */
+TEST_F_TIMEOUT(resolver, past_the_users_share_its_names_go_to_the_upcall,
+	       150)
+{
+	long long f0 = rai_stat("resolver_fallbacks");
+	char mine[128], other[1][128], c;
+	rvt_name_t names[4];
+	int up[2], go[2], n;
+	pid_t pid;
+	__u32 h, hh;
+
+	ASSERT_EQ(0, rvt_param_and_register(self,
+			"resolver_max_outstanding_per_user", "1"));
+	rai_unique_name(mine, sizeof(mine), "rvshare");
+	ASSERT_EQ(0, rvt_ask(self->fd, mine, 1, &h));
+	ASSERT_EQ(0, rvt_hosts_names(self, 1));
+	ASSERT_EQ(0, rvt_ask(self->fd, self->hosts[0], 2, &hh));
+	rai_unique_name(other[0], sizeof(other[0]), "rvshareb");
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(go));
+	pid = rvt_ask_as(USER_B, other, 1, up[1], go[0]);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(1, read(up[0], &c, 1));
+	n = rvt_take_n(self->rfd, names, 2, ANSWER_MS);
+	usleep(300000);
+	if (n == 2)
+		n += rvt_take(self->rfd, names + 2, 2) == -EAGAIN ? 0 : 1;
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	EXPECT_EQ(0, rai_wait_child(pid));
+	ASSERT_EQ(2, n) TH_LOG("names offered: %d", n);
+	EXPECT_NE(0, rvt_id_of(names, 2, mine));
+	EXPECT_NE(0, rvt_id_of(names, 2, other[0]));
+	EXPECT_EQ(0, rvt_each_once_through_upcall(_metadata, self->fd, &hh, 1));
+	EXPECT_EQ(f0 + 1, rai_stat("resolver_fallbacks"));
+}
+
 /* ---- requests that go away under the resolver ------------------------- */
 
 TEST_F(resolver, destroyed_while_waiting_to_be_taken_no_event)
