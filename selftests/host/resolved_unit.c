@@ -36,6 +36,11 @@
 #include "unit_check.h"
 
 #define SLOW_MS		300
+/* The records' TTL of "dnsttl*" names. */
+#define DNS_TTL_S	300
+/* The files lookup.c reads (the Makefile's -D). */
+#define UNIT_HOSTS	LOOKUP_HOSTS_FILE
+#define UNIT_CONF	KEYUTILS_CONF
 /* "many*" names: IPv6 addresses, more than one answer holds. */
 #define MANY_ADDRS	60
 
@@ -135,9 +140,32 @@ int getaddrinfo(const char *node, const char *service,
 	return 0;
 }
 
+/* A response with one A record of TTL @ttl (owner: the root): its length. */
+static int unit_dns_answer(unsigned char *answer, int anslen, unsigned int ttl)
+{
+	unsigned char *p = answer + HFIXEDSZ;
+	int len = HFIXEDSZ + 1 + RRFIXEDSZ + 4;
+
+	if (anslen < len)
+		return -1;
+	memset(answer, 0, (size_t)len);
+	((HEADER *)answer)->qr = 1;
+	((HEADER *)answer)->ancount = htons(1);
+	p++;			/* the root's empty label */
+	p[1] = ns_t_a;
+	p[3] = ns_c_in;
+	p[4] = ttl >> 24;
+	p[5] = ttl >> 16;
+	p[6] = ttl >> 8;
+	p[7] = ttl;
+	p[9] = 4;		/* rdlength; the address stays 0.0.0.0 */
+	return len;
+}
+
 /*
- * res_search(): no records (the TTL is the default), and the DNS status
- * of the failing names: NXDOMAIN, NODATA, no answer, REFUSED.
+ * res_search(): records of TTL DNS_TTL_S for "dnsttl*" names, none for
+ * the others (the TTL is the default), and the DNS status of the failing
+ * names: NXDOMAIN, NODATA, no answer, REFUSED.
  */
 int res_search(const char *dname, int class, int type, unsigned char *answer,
 	       int anslen)
@@ -145,7 +173,8 @@ int res_search(const char *dname, int class, int type, unsigned char *answer,
 	HEADER *hdr = (HEADER *)answer;
 
 	(void)class;
-	(void)type;
+	if (!strncmp(dname, "dnsttl", 6) && type == ns_t_a)
+		return unit_dns_answer(answer, anslen, DNS_TTL_S);
 	if (!strncmp(dname, "nodata", 6)) {
 		h_errno = NO_DATA;
 	} else if (!strncmp(dname, "again", 5)) {
@@ -261,6 +290,43 @@ static void test_answer_errors(void)
 	CHECK(answer_error(ENOMEM) == EAGAIN && answer_error(EPROTO) == EAGAIN &&
 	      answer_error(ENXIO) == ENXIO && answer_error(EREMOTEIO) == EREMOTEIO,
 	      "errors the module does not take become EAGAIN");
+}
+
+/* ---- the files, read again ------------------------------------------ */
+
+static void unit_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		abort();
+}
+
+/*
+ * The resident resolver lives long: a changed key.dns_resolver.conf or
+ * hosts file counts for the next name, without a restart.
+ */
+static void test_files_read_again(void)
+{
+	const char *name = "dnsttl.example";
+
+	CHECK(name_ttl(name) == DNS_TTL_S, "no files: the records' TTL (%u)",
+	      name_ttl(name));
+	unit_write_file(UNIT_CONF, "default_ttl = 60\n");
+	CHECK(name_ttl(name) == 60,
+	      "default_ttl = 60 written since: it caps the records' TTL (%u)",
+	      name_ttl(name));
+	unit_write_file(UNIT_CONF, "# longer\ndefault_ttl = 600\n");
+	CHECK(name_ttl(name) == DNS_TTL_S,
+	      "changed to 600: the records' TTL again (%u)", name_ttl(name));
+	unit_write_file(UNIT_HOSTS, "192.0.2.9\tother.example dnsttl.example\n");
+	CHECK(name_ttl(name) == 600,
+	      "the name added to the hosts file: default_ttl (%u)",
+	      name_ttl(name));
+	unlink(UNIT_HOSTS);
+	unlink(UNIT_CONF);
+	CHECK(name_ttl(name) == DNS_TTL_S,
+	      "both files gone: the records' TTL (%u)", name_ttl(name));
 }
 
 /* ---- the pool -------------------------------------------------------- */
@@ -383,8 +449,11 @@ static void test_pool_room_and_deadline(void)
 
 int main(void)
 {
+	unlink(UNIT_HOSTS);
+	unlink(UNIT_CONF);
 	test_answer_lists();
 	test_answer_errors();
+	test_files_read_again();
 	test_pool_batches();
 	test_pool_room_and_deadline();
 	return UNIT_SUMMARY();

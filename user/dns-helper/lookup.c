@@ -17,19 +17,31 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "lookup.h"
 #include "say.h"
 
+/* A file as stat(2) sees it: when it differs, the file changed. */
+struct file_stamp {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
 /*
- * What name_ttl() needs from files, read once per process: a batch's
- * threads share it instead of each reading both files again.
+ * What name_ttl() needs from files, shared by the threads of a batch or
+ * of the resident resolver instead of each reading both files again, and
+ * read again when either changed (the resolver runs for months).
  */
 static struct {
-	pthread_once_t once;
+	pthread_rwlock_t lock;
+	int read;			/* the fields below hold the files */
+	struct file_stamp hosts_stamp, conf_stamp;
 	unsigned int default_ttl;	/* of key.dns_resolver.conf, or 0 */
 	char *hosts;	/* /etc/hosts's names, each '\0'-ended; "" ends */
-} files = { .once = PTHREAD_ONCE_INIT };
+} files = { .lock = PTHREAD_RWLOCK_INITIALIZER };
 
 /* default_ttl from key.dns_resolver.conf, or 0 if it sets none. */
 static unsigned int read_default_ttl(void)
@@ -54,7 +66,7 @@ static unsigned int read_default_ttl(void)
  */
 static char *read_hosts_names(void)
 {
-	FILE *f = fopen("/etc/hosts", "re");
+	FILE *f = fopen(LOOKUP_HOSTS_FILE, "re");
 	char line[1024], *tok, *save, *names = NULL, *grown;
 	size_t len = 0, size = 0, n;
 
@@ -87,16 +99,59 @@ static char *read_hosts_names(void)
 	return names;
 }
 
-static void read_files(void)
+/* @path's stamp; all zero if it cannot be stat'ed (missing). */
+static void stamp_file(const char *path, struct file_stamp *stamp)
 {
-	files.default_ttl = read_default_ttl();
-	files.hosts = read_hosts_names();
+	struct stat st;
+
+	memset(stamp, 0, sizeof(*stamp));
+	if (stat(path, &st))
+		return;
+	stamp->dev = st.st_dev;
+	stamp->ino = st.st_ino;
+	stamp->size = st.st_size;
+	stamp->mtime = st.st_mtim;
 }
 
-static unsigned int configured_ttl(void)
+static int same_stamp(const struct file_stamp *a, const struct file_stamp *b)
 {
-	pthread_once(&files.once, read_files);
-	return files.default_ttl;
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime.tv_sec == b->mtime.tv_sec &&
+	       a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/*
+ * Take the files' read lock, having read them first if they were never
+ * read or either changed since.
+ */
+static void files_lock(void)
+{
+	struct file_stamp hosts, conf;
+
+	stamp_file(LOOKUP_HOSTS_FILE, &hosts);
+	stamp_file(KEYUTILS_CONF, &conf);
+	pthread_rwlock_rdlock(&files.lock);
+	if (files.read && same_stamp(&hosts, &files.hosts_stamp) &&
+	    same_stamp(&conf, &files.conf_stamp))
+		return;
+	pthread_rwlock_unlock(&files.lock);
+	pthread_rwlock_wrlock(&files.lock);
+	if (!files.read || !same_stamp(&hosts, &files.hosts_stamp) ||
+	    !same_stamp(&conf, &files.conf_stamp)) {
+		free(files.hosts);
+		files.default_ttl = read_default_ttl();
+		files.hosts = read_hosts_names();
+		files.hosts_stamp = hosts;
+		files.conf_stamp = conf;
+		files.read = 1;
+	}
+	pthread_rwlock_unlock(&files.lock);
+	pthread_rwlock_rdlock(&files.lock);
+}
+
+static void files_unlock(void)
+{
+	pthread_rwlock_unlock(&files.lock);
 }
 
 /*
@@ -139,12 +194,11 @@ static long answer_ttl(const unsigned char *msg, int len)
 	return ttl;
 }
 
-/* Is @name one of the names of an /etc/hosts line? */
+/* Is @name one of the names of an /etc/hosts line?  (files_lock()) */
 static int in_hosts_file(const char *name)
 {
 	const char *h;
 
-	pthread_once(&files.once, read_files);
 	for (h = files.hosts; h && *h; h += strlen(h) + 1)
 		if (!strcasecmp(h, name))
 			return 1;
@@ -159,13 +213,16 @@ static int in_hosts_file(const char *name)
 unsigned int name_ttl(const char *name)
 {
 	static const int types[] = { ns_t_a, ns_t_aaaa };
-	unsigned int conf = configured_ttl();
 	unsigned char answer[1024];
+	unsigned int i, conf;
 	long ttl = -1;
-	unsigned int i;
-	int len;
+	int len, hosts;
 
-	if (!in_hosts_file(name) && !res_init()) {
+	files_lock();
+	conf = files.default_ttl;
+	hosts = in_hosts_file(name);
+	files_unlock();
+	if (!hosts && !res_init()) {
 		_res.retry = 1;
 		_res.retrans = 1;
 		for (i = 0; ttl < 0 && i < sizeof(types) / sizeof(types[0]);

@@ -30,8 +30,17 @@
 #define NEGATIVE_TTL_S		5
 /* 2: a timeout of 1 s can end within a millisecond (whole seconds). */
 #define TEMPORARY_TTL_S		2
-/* key.dns_resolver's configuration; its default_ttl is honoured here too. */
+/*
+ * key.dns_resolver's configuration, whose default_ttl is honoured here
+ * too, and the hosts file; read again when they change.  (A unit test
+ * gives files of its own.)
+ */
+#ifndef KEYUTILS_CONF
 #define KEYUTILS_CONF		"/etc/keyutils/key.dns_resolver.conf"
+#endif
+#ifndef LOOKUP_HOSTS_FILE
+#define LOOKUP_HOSTS_FILE	"/etc/hosts"
+#endif
 
 /*
  * The addresses of @name as "a,b,c" in @list (as many as fit in @size
