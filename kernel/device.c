@@ -3,9 +3,10 @@
  * rdma_addrinfo: the misc device, its file operations and the ioctls
  * other than RESOLVE.
  *
- * Every open file is an event channel (struct rai_file).  ioctl() is the
- * only way in (no write(): see include/rdma/ib.h on why write-as-ioctl is
- * unsafe); read() and poll() deliver events.
+ * Every open file is an event channel (struct rai_file), and may become a
+ * resident resolver (kernel/dns_resident.c).  ioctl() is the only way in
+ * (no write(): see include/rdma/ib.h on why write-as-ioctl is unsafe);
+ * read() and poll() deliver events.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -18,6 +19,7 @@
 #include "compat.h"
 #include "device.h"
 #include "dns.h"
+#include "dns_resident.h"
 #include "request.h"
 #include "resolve.h"
 #include "sa_client.h"
@@ -30,7 +32,8 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 	info.abi_version = RDMA_ADDRINFO_ABI_VERSION;
 	info.ai_flags_supported = RAI_AI_FLAGS_SUPPORTED;
 	info.resolve_flags_supported = RAI_RESOLVE_FLAGS_SUPPORTED;
-	info.features = rai_backend_features();
+	info.features = rai_backend_features() |
+			RDMA_ADDRINFO_FEATURE_RESOLVER;
 	info.max_name_len = RDMA_ADDRINFO_NAME_MAX;
 	info.max_service_len = RDMA_ADDRINFO_SERVICE_MAX;
 	info.max_results = READ_ONCE(rai_max_results);
@@ -144,6 +147,10 @@ static long rai_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return rai_ioctl_query(file, uarg);
 	case RDMA_ADDRINFO_IOC_DESTROY:
 		return rai_ioctl_destroy(file, uarg);
+	case RDMA_ADDRINFO_IOC_RESOLVER_REGISTER:
+	case RDMA_ADDRINFO_IOC_RESOLVER_TAKE:
+	case RDMA_ADDRINFO_IOC_RESOLVER_ANSWER:
+		return rai_resident_ioctl(file, filp, cmd, uarg);
 	}
 	return -ENOTTY;
 }
@@ -183,7 +190,9 @@ static __poll_t rai_poll(struct file *filp, struct poll_table_struct *wait)
 	struct rai_file *file = filp->private_data;
 
 	poll_wait(filp, &file->wait, wait);
-	return rai_events_pending(file) ? EPOLLIN | EPOLLRDNORM : 0;
+	/* A resolver's file: also while names wait for it. */
+	return (rai_events_pending(file) ? EPOLLIN | EPOLLRDNORM : 0) |
+	       rai_resident_poll(file, filp, wait);
 }
 
 static int rai_open(struct inode *inode, struct file *filp)
@@ -199,6 +208,7 @@ static int rai_open(struct inode *inode, struct file *filp)
 
 static int rai_release(struct inode *inode, struct file *filp)
 {
+	rai_resident_release(filp->private_data);
 	rai_file_close(filp->private_data);
 	return 0;
 }

@@ -85,10 +85,17 @@
  *  - A helper may answer "#dnserror=N" (dns_resolver's own convention);
  *    dns_query() returns -N.  Statuses of our ABI pass through as they are.
  *
+ * Resident resolvers (kernel/dns_resident.c) come first: a request the
+ * cache cannot answer goes to the resolver registered for the caller's
+ * network namespace and view, if there is one, and comes back here (to
+ * rai_dns_to_upcall()) when that resolver is full, closes or misses its
+ * deadline.  Their answers are cached under their view.
+ *
  * Containers: the upcall answers from the host's view; a request from
- * another view completes with -EPERM at once, in RESOLVE (counted as
- * dns_view_refused), unless dns_host_view is set (kernel/dns_view.c).
- * Numeric literals need no upcall and are not affected.
+ * another view without a resolver of its own completes with -EPERM
+ * (counted as dns_view_refused), unless dns_host_view is set
+ * (kernel/dns_view.c).  Numeric literals need no upcall and are not
+ * affected.
  */
 #include <linux/jiffies.h>
 #include <linux/module.h>
@@ -110,6 +117,8 @@
 #include "dns_batch.h"
 #include "dns_cache.h"
 #include "dns_keys.h"
+#include "dns_resident.h"
+#include "dns_resident_queue.h"
 #include "dns_upcall.h"
 #include "dns_view.h"
 #include "param.h"
@@ -292,76 +301,47 @@ static struct rai_stats_gauge rai_dns_gauges[] = {
 
 /* ---- requests ------------------------------------------------------------- */
 
-/*
- * Results of @answer for @req (the caller's memory charged), and the
- * request completed.
- */
-static void rai_dns_complete(struct rai_request *req,
-			     const struct rai_dns_answer *answer)
-{
-	time64_t now = ktime_get_real_seconds();
-	struct mem_cgroup *old_memcg;
-	u32 ttl = 0;
-
-	if (answer->status) {
-		rai_request_complete(req, answer->status, NULL, 0);
-		return;
-	}
-	if (answer->expiry > now)
-		ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
-	old_memcg = rai_request_charge_begin(req);
-	rai_results_complete_addrs(req, answer->addrs, answer->nr,
-				   answer->origin, ttl);
-	rai_request_charge_end(old_memcg);
-}
-
 static void rai_dns_refresh(struct net *net, const char *name, u32 len);
+
+/* The cache's key for @req's answers. */
+static void rai_dns_cache_key(const struct rai_request *req,
+			      struct rai_dns_cache_key *key)
+{
+	key->net = req->file->net;
+	key->view = req->dns_view;
+	/* A resolver's answers list every address, as our helper's. */
+	key->helper = req->dns_by_resident || rai_dns_helper_enabled();
+}
 
 /*
  * A live answer in the cache: @req completed with it.  @first: the look
- * in RESOLVE, which also refreshes a helper's answer past half its TTL;
- * @count_miss: a miss is counted (a request's first look that can wait).
+ * in RESOLVE, which also refreshes an answer past half its TTL (from @r,
+ * the caller's resident resolver, if it has one); @count_miss: a miss is
+ * counted (a request's first look that can wait).
  */
-static bool rai_dns_answer_cached(struct rai_request *req, bool first,
+static bool rai_dns_answer_cached(struct rai_request *req,
+				  struct rai_resident *r, bool first,
 				  bool count_miss)
 {
-	bool helper = rai_dns_helper_enabled(), refresh;
+	struct rai_dns_cache_key key;
 	struct rai_dns_answer answer;
 	struct rai_dns_cached *entry;
+	bool refresh;
 
-	entry = rai_dns_cache_get(req->file->net, helper, req->node,
-				  req->node_len, count_miss, &answer,
-				  first && helper ? &refresh : NULL);
+	rai_dns_cache_key(req, &key);
+	entry = rai_dns_cache_get(&key, req->node, req->node_len, count_miss,
+				  &answer, first && key.helper ? &refresh : NULL);
 	if (!entry)
 		return false;
-	rai_dns_complete(req, &answer);
+	rai_dns_answer_complete(req, &answer);
 	rai_dns_cache_put(entry);
-	if (first && helper && refresh)
+	if (!first || !key.helper || !refresh)
+		return true;
+	if (r)
+		rai_resident_refresh(r, req);
+	else if (!key.view)
 		rai_dns_refresh(req->file->net, req->node, req->node_len);
 	return true;
-}
-
-/*
- * Keep what the upcall answered: addresses, or that there are none
- * (-ENXIO, -ENODATA, for dns_cache_negative_ttl).  Temporary failures are
- * not kept.
- */
-static void rai_dns_remember(const struct net *net, bool helper,
-			     const char *name, u32 len,
-			     const struct rai_dns_answer *answer)
-{
-	struct rai_dns_answer negative;
-
-	if (answer->status == -ENXIO || answer->status == -ENODATA) {
-		negative = *answer;
-		negative.expiry = ktime_get_real_seconds() +
-				  rai_dns_negative_ttl();
-		answer = &negative;
-	} else if (answer->status) {
-		return;
-	}
-	/* rai_dns_cache_store() keeps nothing without a lifetime left. */
-	rai_dns_cache_store(net, helper, name, len, answer);
 }
 
 /*
@@ -371,6 +351,7 @@ static void rai_dns_remember(const struct net *net, bool helper,
 static void rai_dns_ask_one(struct rai_request *req, bool helper,
 			    struct rai_dns_answer *answer)
 {
+	struct rai_dns_cache_key cache = {};
 	bool invalidate = false;
 	struct rai_dns_key *key;
 	time64_t expiry = 0;
@@ -404,8 +385,9 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 	trace_rai_dns_query(req, ret, ktime_get_ns() - t0);
 	atomic_dec(&rai_upcalls_active);
 	rai_dns_key_settle(key, ret, expiry, invalidate);
-	rai_dns_remember(req->file->net, helper, req->node, req->node_len,
-			 answer);
+	cache.net = req->file->net;
+	cache.helper = helper;
+	rai_dns_cache_remember(&cache, req->node, req->node_len, answer);
 }
 
 /* ---- batches: the names of a user's waiting requests in one upcall ---- */
@@ -566,6 +548,7 @@ static void rai_dns_batch_requeue(struct rai_dns_batch *batch)
 static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 			     struct rai_dns_batch *batch)
 {
+	struct rai_dns_cache_key key = { .net = net, .helper = true };
 	time64_t now;
 	char *callout, *payload = NULL;
 	unsigned int i;
@@ -623,10 +606,10 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 			if (!rai_dns_helper_answered(status))
 				bn->answer.status = -EAGAIN;
 		} else {
-			rai_dns_answer_parse(&bn->answer, net, bn->list);
+			rai_dns_answer_parse(&bn->answer, net, bn->list, false);
 		}
 		bn->list = NULL;
-		rai_dns_remember(net, true, bn->name, bn->len, &bn->answer);
+		rai_dns_cache_remember(&key, bn->name, bn->len, &bn->answer);
 	}
 	kfree(payload);
 	return 0;
@@ -701,21 +684,6 @@ out:
 
 /* ---- requests, continued -------------------------------------------------- */
 
-/*
- * The end of a request the slot queue handed over: completed with
- * @answer if it is still pending, its timer and the queue's reference
- * dropped.
- */
-static void rai_dns_finish(struct rai_request *req,
-			   const struct rai_dns_answer *answer)
-{
-	if (answer && READ_ONCE(req->state) == RAI_REQ_PENDING)
-		rai_dns_complete(req, answer);
-	if (cancel_delayed_work(&req->timeout))
-		rai_request_put(req);
-	rai_request_put(req);
-}
-
 static void rai_dns_work(struct work_struct *work)
 {
 	struct rai_request *req = container_of(work, struct rai_request, work);
@@ -727,13 +695,13 @@ static void rai_dns_work(struct work_struct *work)
 	/* Destroyed, or timed out, while waiting for the slot. */
 	if (READ_ONCE(req->state) != RAI_REQ_PENDING) {
 		rai_dns_slot_release(req);
-		rai_dns_finish(req, NULL);
+		rai_dns_answer_deliver(req, NULL);
 		return;
 	}
 	/* Answered while this request waited for its slot. */
-	if (rai_dns_answer_cached(req, false, false)) {
+	if (rai_dns_answer_cached(req, NULL, false, false)) {
 		rai_dns_slot_release(req);
-		rai_dns_finish(req, NULL);
+		rai_dns_answer_deliver(req, NULL);
 		return;
 	}
 	batch = rai_dns_batch_collect(req);
@@ -741,8 +709,8 @@ static void rai_dns_work(struct work_struct *work)
 		if (!rai_dns_ask_batch(req->file->net, req, batch)) {
 			rai_dns_slot_release(req);
 			for (i = 0; i < batch->nr_reqs; i++)
-				rai_dns_finish(batch->reqs[i],
-					       &batch->names[batch->name_of[i]].answer);
+				rai_dns_answer_deliver(batch->reqs[i],
+						       &batch->names[batch->name_of[i]].answer);
 			rai_dns_batch_release(batch);
 			goto out;
 		}
@@ -751,9 +719,9 @@ static void rai_dns_work(struct work_struct *work)
 	rai_dns_ask_one(req, helper, &answer);
 	rai_dns_slot_release(req);
 	/* The slot holder, and those asking for the same name. */
-	rai_dns_finish(req, &answer);
+	rai_dns_answer_deliver(req, &answer);
 	for (i = 1; batch && i < batch->nr_reqs; i++)
-		rai_dns_finish(batch->reqs[i], &answer);
+		rai_dns_answer_deliver(batch->reqs[i], &answer);
 	rai_dns_answer_release(&answer);
 out:
 	kfree(batch);
@@ -766,8 +734,10 @@ static void rai_dns_timeout(struct work_struct *work)
 
 	if (rai_request_complete(req, -ETIMEDOUT, NULL, 0))
 		rai_stat_inc(RAI_STAT_DNS_TIMEOUTS);
-	/* Its turn for a slot goes to the next request. */
+	/* Its turn for a slot, or its place at a resolver, goes. */
 	if (rai_dns_slot_unwait(req))
+		rai_request_put(req);
+	if (rai_resident_unwait(req))
 		rai_request_put(req);
 	rai_request_put(req);
 }
@@ -780,32 +750,75 @@ static void rai_dns_prepare(struct rai_request *req)
 }
 
 /*
- * In the RESOLVE ioctl, in the caller's context.  A request from another
- * view than the host's is refused here, completed inline: it never holds
- * a slot, a timer or a work item, so a cancel finds nothing to give back.
- * The deadline runs from here: the wait for a slot counts, so that no
- * request waits longer than dns_timeout_ms for anything.
+ * Who may answer @req (in its RESOLVE ioctl: the caller's view is read):
+ * the caller's resident resolver, returned referenced, and whether the
+ * upcall may (@req->dns_upcall_ok).
+ */
+static struct rai_resident *rai_dns_route(struct rai_request *req)
+{
+	struct rai_resident *r = rai_resident_find(req);
+
+	req->dns_upcall_ok = rai_dns_view_ok(req);
+	req->dns_by_resident = r;
+	req->dns_view = r ? rai_resident_view(r) : 0;
+	return r;
+}
+
+/*
+ * @req, holding the DNS queue's reference, to the upcall; or, when the
+ * upcall must not answer it (another view), completed with -EPERM.  Also
+ * the fallback of resident resolvers (kernel/dns_resident.c): any context
+ * that may sleep.
+ */
+static void rai_dns_to_upcall(struct rai_request *req)
+{
+	static const struct rai_dns_answer refused = { .status = -EPERM };
+
+	if (!req->dns_upcall_ok) {
+		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
+		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc) without a resolver of its own; dns_host_view=Y answers them from the host's resolver\n");
+		rai_dns_answer_deliver(req, &refused);
+		return;
+	}
+	/* The upcall answers from the host's view, and asks our helper. */
+	req->dns_view = 0;
+	req->dns_by_resident = false;
+	rai_dns_slot_wait(req);
+}
+
+/*
+ * In the RESOLVE ioctl, in the caller's context.  A request that neither
+ * a resident resolver nor the upcall may answer (another view than the
+ * host's, without a resolver of its own) is refused here, completed
+ * inline: it never holds a slot, a timer or a work item, so a cancel
+ * finds nothing to give back.  The deadline runs from here: the wait for
+ * a resolver or a slot counts, so that no request waits longer than
+ * dns_timeout_ms for anything.
  */
 static void rai_dns_start(struct rai_request *req)
 {
 	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
+	struct rai_resident *r = rai_dns_route(req);
 
-	if (!rai_dns_view_ok(req)) {
+	if (!r && !req->dns_upcall_ok) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
 		rai_request_complete(req, -EPERM, NULL, 0);
 		return;
 	}
 	/* Served here, in the RESOLVE ioctl: the event is queued at once. */
-	if (rai_dns_answer_cached(req, true, true))
-		return;
+	if (rai_dns_answer_cached(req, r, true, true))
+		goto out;
 	if (timeout_ms) {
 		rai_request_get(req);
 		queue_delayed_work(rai_dns_timeout_wq, &req->timeout,
 				   msecs_to_jiffies(timeout_ms));
 	}
-	rai_request_get(req);		/* the slot queue's */
-	rai_dns_slot_wait(req);
+	rai_request_get(req);		/* the DNS queue's */
+	if (!r || !rai_resident_submit(r, req))
+		rai_dns_to_upcall(req);
+out:
+	rai_resident_put(r);
 }
 
 /*
@@ -815,13 +828,21 @@ static void rai_dns_start(struct rai_request *req)
  */
 static bool rai_dns_answer_now(struct rai_request *req)
 {
-	return rai_dns_view_ok(req) && rai_dns_answer_cached(req, true, false);
+	struct rai_resident *r = rai_dns_route(req);
+	bool done;
+
+	done = (r || req->dns_upcall_ok) &&
+	       rai_dns_answer_cached(req, r, true, false);
+	rai_resident_put(r);
+	return done;
 }
 
 /* Process context, no locks held; the caller holds a reference. */
 static void rai_dns_cancel(struct rai_request *req)
 {
 	if (rai_dns_slot_unwait(req))
+		rai_request_put(req);
+	if (rai_resident_unwait(req))
 		rai_request_put(req);
 	/*
 	 * Given a slot, not yet running: the slot goes back (the work is
@@ -857,12 +878,16 @@ int rai_dns_init(void)
 				     rai_max_upcalls + RAI_DNS_REFRESH_MAX);
 	if (!rai_dns_wq)
 		goto err_timeout_wq;
+	if (rai_resident_init(rai_dns_to_upcall))
+		goto err_wq;
 	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
 		rai_stats_gauge_add(&rai_dns_gauges[i]);
 	rai_dns_keys_init();
 	rai_dns_cache_init();
 	return 0;
 
+err_wq:
+	destroy_workqueue(rai_dns_wq);
 err_timeout_wq:
 	destroy_workqueue(rai_dns_timeout_wq);
 	return -ENOMEM;
@@ -883,6 +908,8 @@ void rai_dns_exit(void)
 	rai_dns_stopping = true;
 	spin_unlock(&rai_dns_slot_lock);
 	cancel_delayed_work_sync(&rai_dns_gather_work);
+	/* Resolvers handed what they held to the slot queue at release. */
+	rai_resident_exit();
 	destroy_workqueue(rai_dns_wq);
 	rai_dns_cache_exit();
 	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)

@@ -16,18 +16,23 @@
 #include "addr.h"
 #include "dns_answer.h"
 #include "numeric.h"
+#include "request.h"
+#include "result.h"
 
 /**
  * rai_dns_answer_parse - the addresses of @list into @answer
  * @answer: a positive answer (@status 0) without addresses yet
  * @net: the namespace of the request it answers (IPv6 scope names)
  * @list: comma-separated numeric addresses, only read
+ * @strict: an entry that is no address makes the answer -EPROTO (else it
+ *	is skipped)
  *
  * Sets @answer->addrs and @answer->nr; or @answer->status to -ENODATA
- * when @list holds no address, -ENOMEM when the array cannot be had.
+ * when @list holds no address (-EPROTO if @strict), -ENOMEM when the
+ * array cannot be had.
  */
 void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
-			  const char *list)
+			  const char *list, bool strict)
 {
 	const char *p, *end;
 	u32 n = 1, nr = 0;
@@ -35,7 +40,7 @@ void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 	answer->addrs = NULL;
 	answer->nr = 0;
 	if (!list || !*list) {
-		answer->status = -ENODATA;
+		answer->status = strict ? -EPROTO : -ENODATA;
 		return;
 	}
 	for (p = list; *p; p++)
@@ -49,6 +54,13 @@ void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 		end = strchrnul(p, ',');
 		if (!rai_numeric_parse_ip(net, p, end - p, &answer->addrs[nr]))
 			nr++;
+		else if (strict)
+			break;
+	}
+	if (strict && *p) {
+		rai_dns_answer_release(answer);
+		answer->status = -EPROTO;
+		return;
 	}
 	if (!nr) {
 		rai_dns_answer_release(answer);
@@ -64,4 +76,47 @@ void rai_dns_answer_release(struct rai_dns_answer *answer)
 	kfree(answer->addrs);
 	answer->addrs = NULL;
 	answer->nr = 0;
+}
+
+/**
+ * rai_dns_answer_complete - @req completed with @answer
+ * @req: a DNS request
+ * @answer: its answer: results built from its addresses (the memory
+ *	charged to @req's creator), or its negative status
+ */
+void rai_dns_answer_complete(struct rai_request *req,
+			     const struct rai_dns_answer *answer)
+{
+	time64_t now = ktime_get_real_seconds();
+	struct mem_cgroup *old_memcg;
+	u32 ttl = 0;
+
+	if (answer->status) {
+		rai_request_complete(req, answer->status, NULL, 0);
+		return;
+	}
+	if (answer->expiry > now)
+		ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
+	old_memcg = rai_request_charge_begin(req);
+	rai_results_complete_addrs(req, answer->addrs, answer->nr,
+				   answer->origin, ttl);
+	rai_request_charge_end(old_memcg);
+}
+
+/**
+ * rai_dns_answer_deliver - the end of a request a DNS queue handed over
+ * @req: the request; the queue's reference is dropped
+ * @answer: completes @req if it is still pending; NULL: nothing to say
+ *
+ * The request's time-out (kernel/dns.c's, @req->timeout) is cancelled;
+ * a time-out already running completes it and drops its own reference.
+ */
+void rai_dns_answer_deliver(struct rai_request *req,
+			    const struct rai_dns_answer *answer)
+{
+	if (answer && READ_ONCE(req->state) == RAI_REQ_PENDING)
+		rai_dns_answer_complete(req, answer);
+	if (cancel_delayed_work(&req->timeout))
+		rai_request_put(req);
+	rai_request_put(req);
 }

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct net;
+struct rai_request;
 union rai_sockaddr;
 
 /**
@@ -34,7 +35,11 @@ struct rai_dns_answer {
 };
 
 void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
-			  const char *list);
+			  const char *list, bool strict);
 void rai_dns_answer_release(struct rai_dns_answer *answer);
+void rai_dns_answer_complete(struct rai_request *req,
+			     const struct rai_dns_answer *answer);
+void rai_dns_answer_deliver(struct rai_request *req,
+			    const struct rai_dns_answer *answer);
 
 #endif /* _RAI_DNS_ANSWER_H */

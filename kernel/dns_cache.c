@@ -6,8 +6,10 @@
  * RESOLVE ioctl, until the answer expires: no workqueue, no upcall slot,
  * no keyring search.  An entry is found by the network namespace of the
  * request (its cookie: a namespace freed and another allocated at the
- * same address never share entries), whether our helper was asked (its
- * answers list every address, key.dns_resolver's one) and the name.
+ * same address never share entries), the view it was answered from (the
+ * host's, or a resident resolver's: kernel/dns_resident.c), whether our
+ * helper or a resolver was asked (their answers list every address,
+ * key.dns_resolver's one) and the name.
  *
  * Positive answers live as long as the dns_resolver key they came from
  * (the helper's TTL), so a name answered from here is never older than one
@@ -19,7 +21,7 @@
  * The cache is bounded by dns_cache_entries and dns_cache_bytes (0
  * entries: no cache); beyond either the least recently used entries go.
  * <debugfs>/rdma_addrinfo/dns_cache lists the entries ("name netns helper
- * status origin ttl hits"); writing a name to it flushes that name (in
+ * status origin ttl hits view"); writing a name to it flushes that name (in
  * every namespace), writing an empty line flushes everything.
  */
 #include <linux/debugfs.h>
@@ -52,6 +54,7 @@ struct rai_dns_cached {
 	struct list_head lru;	/* oldest use first */
 	refcount_t ref;		/* the cache's, and each reader's */
 	u64 net_cookie;
+	u64 view;
 	bool helper;
 	bool refreshing;	/* a refresh was asked for */
 	time64_t stored;	/* real time it was stored */
@@ -69,10 +72,12 @@ static unsigned int rai_dns_cache_nr;
 static size_t rai_dns_cache_size;
 static struct dentry *rai_dns_cache_file;
 
-static u32 rai_dns_cache_hash(u64 cookie, bool helper, const char *name,
-			      u32 len)
+static u32 rai_dns_cache_hash(const struct rai_dns_cache_key *key,
+			      const char *name, u32 len)
 {
-	return jhash(name, len, (u32)cookie ^ (u32)(cookie >> 32) ^ helper);
+	u64 cookie = key->net->net_cookie ^ key->view;
+
+	return jhash(name, len, (u32)cookie ^ (u32)(cookie >> 32) ^ key->helper);
 }
 
 void rai_dns_cache_put(struct rai_dns_cached *entry)
@@ -109,15 +114,16 @@ static void rai_dns_cache_trim(void)
 	}
 }
 
-static struct rai_dns_cached *rai_dns_cache_find(u64 cookie, bool helper,
-						 const char *name, u32 len,
-						 u32 hash)
+static struct rai_dns_cached *
+rai_dns_cache_find(const struct rai_dns_cache_key *key, const char *name,
+		   u32 len, u32 hash)
 {
 	struct rai_dns_cached *entry;
 
 	lockdep_assert_held(&rai_dns_cache_lock);
 	hash_for_each_possible(rai_dns_cache, entry, hnode, hash)
-		if (entry->net_cookie == cookie && entry->helper == helper &&
+		if (entry->net_cookie == key->net->net_cookie &&
+		    entry->view == key->view && entry->helper == key->helper &&
 		    entry->len == len && !memcmp(entry->name, name, len))
 			return entry;
 	return NULL;
@@ -130,20 +136,19 @@ static struct rai_dns_cached *rai_dns_cache_find(u64 cookie, bool helper,
  * that has lived half its TTL (the caller asks for it again, so that a
  * name in use never expires); false otherwise.
  */
-struct rai_dns_cached *rai_dns_cache_get(const struct net *net, bool helper,
+struct rai_dns_cached *rai_dns_cache_get(const struct rai_dns_cache_key *key,
 					 const char *name, u32 len, bool count,
 					 struct rai_dns_answer *answer,
 					 bool *refresh)
 {
 	time64_t now = ktime_get_real_seconds();
-	u64 cookie = net->net_cookie;
-	u32 hash = rai_dns_cache_hash(cookie, helper, name, len);
+	u32 hash = rai_dns_cache_hash(key, name, len);
 	struct rai_dns_cached *entry;
 
 	if (refresh)
 		*refresh = false;
 	spin_lock(&rai_dns_cache_lock);
-	entry = rai_dns_cache_find(cookie, helper, name, len, hash);
+	entry = rai_dns_cache_find(key, name, len, hash);
 	if (entry && entry->answer.expiry <= now) {
 		rai_dns_cache_unlink(entry);
 		entry = NULL;
@@ -171,14 +176,14 @@ struct rai_dns_cached *rai_dns_cache_get(const struct net *net, bool helper,
  * Keep @answer for @name, replacing what was there: a copy, its addresses
  * after the name (aligned for them), so that one kfree() frees it all.
  */
-void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
-			 u32 len, const struct rai_dns_answer *answer)
+void rai_dns_cache_store(const struct rai_dns_cache_key *key,
+			 const char *name, u32 len,
+			 const struct rai_dns_answer *answer)
 {
 	size_t addrs_off = ALIGN(offsetof(struct rai_dns_cached, name) +
 				 len + 1, __alignof__(union rai_sockaddr));
 	u32 nr = answer->status ? 0 : answer->nr;
-	u64 cookie = net->net_cookie;
-	u32 hash = rai_dns_cache_hash(cookie, helper, name, len);
+	u32 hash = rai_dns_cache_hash(key, name, len);
 	struct rai_dns_cached *entry, *old;
 	size_t size;
 
@@ -192,8 +197,9 @@ void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 	if (!entry)
 		return;		/* a cache: the next miss asks again */
 	refcount_set(&entry->ref, 1);
-	entry->net_cookie = cookie;
-	entry->helper = helper;
+	entry->net_cookie = key->net->net_cookie;
+	entry->view = key->view;
+	entry->helper = key->helper;
 	entry->refreshing = false;
 	entry->stored = ktime_get_real_seconds();
 	entry->hits = 0;
@@ -211,7 +217,7 @@ void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 	}
 
 	spin_lock(&rai_dns_cache_lock);
-	old = rai_dns_cache_find(cookie, helper, name, len, hash);
+	old = rai_dns_cache_find(key, name, len, hash);
 	if (old)
 		rai_dns_cache_unlink(old);
 	hash_add(rai_dns_cache, &entry->hnode, hash);
@@ -222,10 +228,31 @@ void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
 	spin_unlock(&rai_dns_cache_lock);
 }
 
-/* Seconds a negative answer is served from the cache. */
-int rai_dns_negative_ttl(void)
+/**
+ * rai_dns_cache_remember - keep what a resolver answered for @name
+ * @key: whose answer it is
+ * @name: the name
+ * @len: its length
+ * @answer: addresses, or that there are none (-ENXIO, -ENODATA: kept
+ *	dns_cache_negative_ttl seconds, whatever TTL came with them);
+ *	temporary failures are not kept
+ */
+void rai_dns_cache_remember(const struct rai_dns_cache_key *key,
+			    const char *name, u32 len,
+			    const struct rai_dns_answer *answer)
 {
-	return READ_ONCE(rai_dns_cache_negative_ttl);
+	struct rai_dns_answer negative;
+
+	if (answer->status == -ENXIO || answer->status == -ENODATA) {
+		negative = *answer;
+		negative.expiry = ktime_get_real_seconds() +
+				  READ_ONCE(rai_dns_cache_negative_ttl);
+		answer = &negative;
+	} else if (answer->status) {
+		return;
+	}
+	/* rai_dns_cache_store() keeps nothing without a lifetime left. */
+	rai_dns_cache_store(key, name, len, answer);
 }
 
 /* Every entry of @name (NULL: every entry), in every namespace. */
@@ -287,10 +314,11 @@ static int rai_dns_cache_show(struct seq_file *m, void *v)
 	list_for_each_entry(entry, &rai_dns_cache_lru, lru) {
 		if (entry->answer.expiry <= now)
 			continue;	/* dropped by the next look */
-		seq_printf(m, "%s %llu %d %d %u %lld %u\n", entry->name,
+		seq_printf(m, "%s %llu %d %d %u %lld %u %llu\n", entry->name,
 			   entry->net_cookie, entry->helper,
 			   entry->answer.status, entry->answer.origin,
-			   entry->answer.expiry - now, entry->hits);
+			   entry->answer.expiry - now, entry->hits,
+			   entry->view);
 	}
 	spin_unlock(&rai_dns_cache_lock);
 	return 0;

@@ -14,14 +14,31 @@ struct net;
 
 struct rai_dns_cached;
 
-struct rai_dns_cached *rai_dns_cache_get(const struct net *net, bool helper,
+/**
+ * struct rai_dns_cache_key - whose answers an entry holds, beside the name
+ * @net: the network namespace of the requests
+ * @view: 0 for the host's view (the upcall, or a resident resolver in the
+ *	host's view), else that of a resident resolver (kernel/dns_resident.c)
+ * @helper: answers that list every address (our helper, a resident
+ *	resolver) rather than key.dns_resolver's one
+ */
+struct rai_dns_cache_key {
+	const struct net *net;
+	u64 view;
+	bool helper;
+};
+
+struct rai_dns_cached *rai_dns_cache_get(const struct rai_dns_cache_key *key,
 					 const char *name, u32 len, bool count,
 					 struct rai_dns_answer *answer,
 					 bool *refresh);
 void rai_dns_cache_put(struct rai_dns_cached *entry);
-void rai_dns_cache_store(const struct net *net, bool helper, const char *name,
-			 u32 len, const struct rai_dns_answer *answer);
-int rai_dns_negative_ttl(void);
+void rai_dns_cache_store(const struct rai_dns_cache_key *key,
+			 const char *name, u32 len,
+			 const struct rai_dns_answer *answer);
+void rai_dns_cache_remember(const struct rai_dns_cache_key *key,
+			    const char *name, u32 len,
+			    const struct rai_dns_answer *answer);
 
 void rai_dns_cache_init(void);
 void rai_dns_cache_exit(void);

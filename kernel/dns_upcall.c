@@ -266,7 +266,7 @@ int rai_dns_upcall_name(struct net *net, const char *name, u32 len,
 	answer->origin = origin;
 	answer->expiry = valid;
 	if (!answer->status)
-		rai_dns_answer_parse(answer, net, list);
+		rai_dns_answer_parse(answer, net, list, false);
 	kfree(list);
 	return ret;
 }

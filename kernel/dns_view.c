@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: whose view the DNS upcall answers from.
+ * rdma_addrinfo: views of the resolver files, and whose view the DNS
+ * upcall answers from.
  *
  * The upcall runs in the initial namespaces, with init's root: the host's
  * /etc/hosts, nsswitch.conf and resolv.conf.  A request from another
@@ -8,11 +9,13 @@
  * own mount namespace or root with a different /etc/hosts, resolv.conf or
  * nsswitch.conf), would be answered from the wrong view: kernel/dns.c
  * refuses it (-EPERM, dns_view_refused) unless the administrator sets
- * dns_host_view, which answers such requests from the host's view.
+ * dns_host_view, which answers such requests from the host's view.  A
+ * resident resolver (kernel/dns_resident.c) keeps the view of the process
+ * that registered it, and answers the callers that share it.
  *
  * No state and no lock of its own: each check reads the caller's
  * namespaces and root and init's root, with references held only for the
- * check.
+ * check; a struct rai_dns_view holds its own.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -34,28 +37,85 @@ MODULE_PARM_DESC(dns_host_view,
 		 "Answer DNS names for containers (another network namespace or /etc view) from the host's resolver and /etc/hosts; else -EPERM (default N)");
 
 /* The files of the resolver's view: the helper's getaddrinfo() reads them. */
-static const char * const rai_dns_view_files[] = {
+static const char * const rai_dns_view_names[RAI_DNS_VIEW_FILES] = {
 	"/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf",
 };
 
-/* Does the caller see @name as the host (the upcall, from @host_root) does? */
-static bool rai_dns_same_file(const struct path *host_root, const char *name)
+/* @view's files as seen from its root (O_PATH: nothing is opened). */
+static void rai_dns_view_files(struct rai_dns_view *view)
 {
-	struct file *mine, *host;
-	bool same;
+	struct file *f;
+	unsigned int i;
 
-	/* O_PATH: no open of the file itself, symbolic links followed. */
-	mine = filp_open(name, O_PATH, 0);
-	host = file_open_root(host_root, name, O_PATH, 0);
-	if (IS_ERR(mine) || IS_ERR(host))
-		same = PTR_ERR_OR_ZERO(mine) == PTR_ERR_OR_ZERO(host);
-	else
-		same = file_inode(mine) == file_inode(host);
-	if (!IS_ERR(mine))
-		fput(mine);
-	if (!IS_ERR(host))
-		fput(host);
-	return same;
+	for (i = 0; i < RAI_DNS_VIEW_FILES; i++) {
+		f = file_open_root(&view->root, rai_dns_view_names[i], O_PATH,
+				   0);
+		if (IS_ERR(f)) {
+			view->files[i].mnt = NULL;
+			view->files[i].dentry = NULL;
+			continue;
+		}
+		view->files[i] = f->f_path;
+		path_get(&view->files[i]);
+		fput(f);
+	}
+}
+
+/**
+ * rai_dns_view_get - the calling process's view
+ * @view: filled with references, released by rai_dns_view_put()
+ *
+ * Process context: the caller's root is read and the files looked up.
+ */
+void rai_dns_view_get(struct rai_dns_view *view)
+{
+	get_fs_root(current->fs, &view->root);
+	rai_dns_view_files(view);
+}
+
+static void rai_dns_view_put_files(struct rai_dns_view *view)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAI_DNS_VIEW_FILES; i++)
+		if (view->files[i].dentry)
+			path_put(&view->files[i]);
+}
+
+void rai_dns_view_put(struct rai_dns_view *view)
+{
+	rai_dns_view_put_files(view);
+	path_put(&view->root);
+}
+
+/* Do @a and @b see the same file (or both none) at each name? */
+static bool rai_dns_view_same_files(const struct rai_dns_view *a,
+				    const struct rai_dns_view *b)
+{
+	const struct dentry *da, *db;
+	unsigned int i;
+
+	for (i = 0; i < RAI_DNS_VIEW_FILES; i++) {
+		da = a->files[i].dentry;
+		db = b->files[i].dentry;
+		if (!da || !db ? da != db : d_inode(da) != d_inode(db))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * rai_dns_view_equal - would a resolver in @a answer as one in @b does?
+ * @a: a view (rai_dns_view_get())
+ * @b: another
+ *
+ * Return: true when both have the same root, or see the same three files.
+ * Does not sleep.
+ */
+bool rai_dns_view_equal(const struct rai_dns_view *a,
+			const struct rai_dns_view *b)
+{
+	return path_equal(&a->root, &b->root) || rai_dns_view_same_files(a, b);
 }
 
 /*
@@ -86,27 +146,59 @@ static bool rai_dns_host_root(struct path *root)
 }
 
 /*
+ * Is @mine (its root, and its files unless @mine_files is false: then
+ * they are looked up here if needed, and released) the host's view?
+ */
+static bool rai_dns_view_host(struct rai_dns_view *mine, bool mine_files)
+{
+	struct rai_dns_view host;
+	bool same;
+
+	if (!rai_dns_host_root(&host.root))
+		return false;
+	same = path_equal(&mine->root, &host.root);
+	if (!same) {
+		rai_dns_view_files(&host);
+		if (!mine_files)
+			rai_dns_view_files(mine);
+		same = rai_dns_view_same_files(mine, &host);
+		if (!mine_files)
+			rai_dns_view_put_files(mine);
+		rai_dns_view_put_files(&host);
+	}
+	path_put(&host.root);
+	return same;
+}
+
+/**
+ * rai_dns_view_is_host - may the upcall answer for @view in @net?
+ * @view: a view (rai_dns_view_get())
+ * @net: its network namespace
+ *
+ * Return: true when @net is the initial network namespace and @view is
+ * the host's (init's root, or the same files).  Process context.
+ */
+bool rai_dns_view_is_host(struct rai_dns_view *view, const struct net *net)
+{
+	return net_eq(net, &init_net) && rai_dns_view_host(view, true);
+}
+
+/*
  * Would the upcall, which runs in the initial namespaces with init's root,
  * answer @req as the caller's own resolver would?  Same network namespace,
  * and the same root or else the same resolver files.  Process context.
  */
 static bool rai_dns_same_view(const struct rai_request *req)
 {
-	struct path mine, host;
-	bool same = true;
-	unsigned int i;
+	struct rai_dns_view mine;
+	bool same;
 
 	if (!net_eq(req->file->net, &init_net) ||
 	    !net_eq(current->nsproxy->net_ns, &init_net))
 		return false;
-	if (!rai_dns_host_root(&host))
-		return false;
-	get_fs_root(current->fs, &mine);
-	if (!path_equal(&mine, &host))
-		for (i = 0; same && i < ARRAY_SIZE(rai_dns_view_files); i++)
-			same = rai_dns_same_file(&host, rai_dns_view_files[i]);
-	path_put(&mine);
-	path_put(&host);
+	get_fs_root(current->fs, &mine.root);
+	same = rai_dns_view_host(&mine, false);
+	path_put(&mine.root);
 	return same;
 }
 

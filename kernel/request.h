@@ -25,6 +25,7 @@ struct mem_cgroup;
 struct net;
 struct rai_backend_ops;
 struct rai_request;
+struct rai_resident;
 struct rai_user;
 
 /**
@@ -44,6 +45,8 @@ struct rai_user;
  * @ref: the file itself and every request of it hold one
  * @last_user: the user of the last RESOLVE on the file (referenced), so
  *	that a user's struct rai_user is not made anew for every request
+ * @resident: the resident resolver the file registered, or NULL
+ *	(kernel/dns_resident.c)
  */
 struct rai_file {
 	struct xarray handles;
@@ -56,6 +59,7 @@ struct rai_file {
 	atomic_t nr_requests;
 	struct kref ref;
 	struct rai_user *last_user;
+	struct rai_resident *resident;
 };
 
 enum rai_request_state {
@@ -113,6 +117,13 @@ enum rai_request_state {
  *	slot (kernel/dns.c)
  * @dns_slot: DNS: holds an upcall slot, given by the slot queue and given
  *	back exactly once (kernel/dns.c, its slot lock)
+ * @resident_entry: DNS: link in the requests of a name a resident resolver
+ *	is asked for (kernel/dns_resident.c, its lock)
+ * @dns_view: DNS: the view of its answers in the cache, 0 for the host's
+ *	(set in RESOLVE, and when it goes to the upcall)
+ * @dns_upcall_ok: DNS: the upcall may answer it (dns_view.c's check, made
+ *	in RESOLVE: a resolver's fallback runs elsewhere)
+ * @dns_by_resident: DNS: a resident resolver serves it (RESOLVE)
  */
 struct rai_request {
 	refcount_t ref;
@@ -158,6 +169,10 @@ struct rai_request {
 	struct rai_user *user;
 	struct list_head slot_entry;
 	bool dns_slot;
+	struct list_head resident_entry;
+	u64 dns_view;
+	bool dns_upcall_ok;
+	bool dns_by_resident;
 };
 
 /* Module parameters (request.c); read them with READ_ONCE(). */

@@ -46,6 +46,14 @@ static const char * const rai_stat_names[RAI_STAT_MAX] = {
 	[RAI_STAT_DNS_BATCH_REFUSED] = "dns_batch_refused",
 	[RAI_STAT_DNS_REFRESHES] = "dns_refreshes",
 	[RAI_STAT_DNS_STALE_KEYS] = "dns_stale_keys",
+	[RAI_STAT_RESOLVER_REGISTERED] = "resolver_registered",
+	[RAI_STAT_RESOLVER_UNREGISTERED] = "resolver_unregistered",
+	[RAI_STAT_RESOLVER_NAMES] = "resolver_names",
+	[RAI_STAT_RESOLVER_ANSWERS] = "resolver_answers",
+	[RAI_STAT_RESOLVER_STALE] = "resolver_stale",
+	[RAI_STAT_RESOLVER_MALFORMED] = "resolver_malformed",
+	[RAI_STAT_RESOLVER_FALLBACKS] = "resolver_fallbacks",
+	[RAI_STAT_RESOLVER_DEADLINES] = "resolver_deadlines",
 };
 
 static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {

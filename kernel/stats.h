@@ -36,6 +36,14 @@ enum rai_stat {
 	RAI_STAT_DNS_BATCH_REFUSED,	/* ... not answered as a batch */
 	RAI_STAT_DNS_REFRESHES,		/* cached answers refreshed ahead */
 	RAI_STAT_DNS_STALE_KEYS,	/* helper keys found past their TTL */
+	RAI_STAT_RESOLVER_REGISTERED,	/* resident resolvers registered */
+	RAI_STAT_RESOLVER_UNREGISTERED,	/* ... gone (their file closed) */
+	RAI_STAT_RESOLVER_NAMES,	/* names they took */
+	RAI_STAT_RESOLVER_ANSWERS,	/* answers to names outstanding */
+	RAI_STAT_RESOLVER_STALE,	/* answers to no name outstanding */
+	RAI_STAT_RESOLVER_MALFORMED,	/* answers not well formed: -EPROTO */
+	RAI_STAT_RESOLVER_FALLBACKS,	/* requests sent on to the fallback */
+	RAI_STAT_RESOLVER_DEADLINES,	/* names unanswered past the deadline */
 	RAI_STAT_MAX
 };
 

@@ -577,11 +577,11 @@ static void op_bad_ioctl(struct rng *r)
 
 	switch (pick(r, 4)) {
 	case 0:		/* our magic, unknown number */
-		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, 5 + pick(r, 250),
+		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, 8 + pick(r, 247),
 			   pick(r, 512));
 		break;
 	case 1:		/* a known number with the wrong size or direction */
-		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, pick(r, 5),
+		cmd = _IOC(pick(r, 4), RDMA_ADDRINFO_IOC_MAGIC, pick(r, 8),
 			   pick(r, 512));
 		break;
 	case 2:

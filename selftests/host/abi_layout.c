@@ -47,3 +47,14 @@ ABI_OFF(rdma_addrinfo_query, handle, 8);
 ABI_OFF(rdma_addrinfo_query, reserved, 28);
 
 ABI_SIZE(rdma_addrinfo_destroy, 16);
+
+ABI_SIZE(rdma_addrinfo_resolver_register, 16);
+ABI_OFF(rdma_addrinfo_resolver_register, deadline_ms, 12);
+ABI_SIZE(rdma_addrinfo_resolver_name, 272);
+ABI_OFF(rdma_addrinfo_resolver_name, name, 16);
+ABI_SIZE(rdma_addrinfo_resolver_take, 24);
+ABI_OFF(rdma_addrinfo_resolver_take, taken, 16);
+ABI_SIZE(rdma_addrinfo_resolver_answer, 1024);
+ABI_OFF(rdma_addrinfo_resolver_answer, addrs, 16);
+ABI_SIZE(rdma_addrinfo_resolver_answers, 32);
+ABI_OFF(rdma_addrinfo_resolver_answers, malformed, 24);

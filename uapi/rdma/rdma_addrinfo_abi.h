@@ -106,9 +106,11 @@
  *  -EPERM          DNS: the caller is in a container (another network
  *                  namespace, or another /etc/hosts, resolv.conf or
  *                  nsswitch.conf than the host's) and the resolver upcall
- *                  would answer from the host's view; refused unless the
- *                  module parameter dns_host_view allows it.  Numeric
- *                  literals are not affected.
+ *                  would answer from the host's view; refused unless a
+ *                  resident resolver serves the caller's view (see
+ *                  "Resident resolver" below) or the module parameter
+ *                  dns_host_view allows it.  Numeric literals are not
+ *                  affected.
  */
 #ifndef _UAPI_RDMA_ADDRINFO_ABI_H
 #define _UAPI_RDMA_ADDRINFO_ABI_H

@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: resident resolvers.
+ *
+ * Every name the DNS upcall resolves costs two process starts
+ * (request-key, then a helper).  A resident resolver (rdma-addrinfo-
+ * resolved) is one process that stays: it registers its file as the
+ * resolver of its network namespace and /etc view (RESOLVER_REGISTER,
+ * CAP_NET_ADMIN over the namespace in the opener's credentials), takes the
+ * names the module wants (RESOLVER_TAKE) and answers them (RESOLVER_ANSWER),
+ * many per call.  The uapi header has the protocol.
+ *
+ * kernel/dns.c asks here first, for a request the cache cannot answer:
+ * rai_resident_find() finds the resolver of the caller's namespace and
+ * view, rai_resident_submit() queues the request on its name
+ * (kernel/dns_resident_queue.c: a name once for every request that asks
+ * it, users served round-robin).  Each resolver holds at most
+ * resolver_max_outstanding names, a user at most
+ * resolver_max_outstanding_per_user: past either, the request goes the
+ * way it would without a resolver.  An answer goes through the strict
+ * parser (kernel/dns_answer.c) into the cache, under the resolver's view,
+ * then to every request of the name.
+ *
+ * A resolver loses nothing it is given.  A name taken and not answered
+ * within resolver_deadline_ms, and every name of a resolver whose file is
+ * closed, goes back to kernel/dns.c (the fallback given to
+ * rai_resident_init()): to the upcall when it may answer the caller, else
+ * -EPERM, as without a resolver.
+ *
+ * Locking: rai_resident_lock protects the list of resolvers (read under
+ * RCU by rai_resident_find()) and each file's @resident; the queues have
+ * their own lock.  A resolver is referenced by its file (until release)
+ * and by whoever found it; the last reference frees it from
+ * rai_resident_wq (paths are put there, memory after an RCU grace
+ * period).
+ */
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rculist.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+
+#include "dns_answer.h"
+#include "dns_cache.h"
+#include "dns_resident.h"
+#include "dns_resident_queue.h"
+#include "dns_view.h"
+#include "param.h"
+#include "request.h"
+#include "stats.h"
+#include "user.h"
+
+static unsigned int rai_resident_deadline_ms = 5000;
+static unsigned int rai_resident_max_outstanding = 4096;
+static unsigned int rai_resident_max_per_user = 1024;
+
+RAI_PARAM_RANGE(resolver_deadline_ms, 10, 600000);
+RAI_PARAM_RANGE(resolver_max_outstanding, 1, 65536);
+RAI_PARAM_RANGE(resolver_max_outstanding_per_user, 1, 65536);
+
+module_param_cb(resolver_deadline_ms, &rai_param_ops_resolver_deadline_ms,
+		&rai_resident_deadline_ms, 0644);
+MODULE_PARM_DESC(resolver_deadline_ms,
+		 "A name a resident resolver took and did not answer in this time goes to the upcall (default 5000)");
+module_param_cb(resolver_max_outstanding,
+		&rai_param_ops_resolver_max_outstanding,
+		&rai_resident_max_outstanding, 0644);
+MODULE_PARM_DESC(resolver_max_outstanding,
+		 "Names one resident resolver holds at most, waiting or taken; more go to the upcall (default 4096)");
+module_param_cb(resolver_max_outstanding_per_user,
+		&rai_param_ops_resolver_max_outstanding_per_user,
+		&rai_resident_max_per_user, 0644);
+MODULE_PARM_DESC(resolver_max_outstanding_per_user,
+		 "Names of one user a resident resolver holds at most; more go to the upcall (default 1024)");
+
+/* Names one TAKE hands out at most. */
+#define RAI_RESIDENT_TAKE_MAX	256
+/* An answer is kept at most this long, whatever its TTL says. */
+#define RAI_RESIDENT_TTL_MAX	86400
+
+/**
+ * struct rai_resident - a registered resolver
+ * @node: in rai_residents
+ * @ref: its file's, and one per finder
+ * @rcu: frees it after readers of rai_residents are done
+ * @free_work: puts its paths and namespace (process context)
+ * @net: the network namespace it serves (its file's, referenced)
+ * @view: the view it serves (the registering process's)
+ * @view_id: its answers' view in the cache: 0 for the host's view
+ * @gone: unregistered (under rai_resident_lock): the deadline work stops
+ * @wait: TAKE waits, poll() watches here
+ * @queue: the names it is asked for
+ * @deadline_work: sends the names past their deadline to the fallback
+ */
+struct rai_resident {
+	struct list_head node;
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct work_struct free_work;
+	struct net *net;
+	struct rai_dns_view view;
+	u64 view_id;
+	bool gone;
+	wait_queue_head_t wait;
+	struct rai_resident_queue queue;
+	struct delayed_work deadline_work;
+};
+
+static DEFINE_SPINLOCK(rai_resident_lock);
+static LIST_HEAD(rai_residents);
+static u64 rai_resident_views;
+static struct workqueue_struct *rai_resident_wq;
+static void (*rai_resident_fallback)(struct rai_request *req);
+
+/* Resolvers registered (a gauge). */
+static atomic_t rai_resident_count = ATOMIC_INIT(0);
+
+static u64 rai_resident_registered(void)
+{
+	return atomic_read(&rai_resident_count);
+}
+
+static struct rai_stats_gauge rai_resident_gauge = {
+	.name = "resolvers", .read = rai_resident_registered,
+};
+
+static void rai_resident_free(struct work_struct *work)
+{
+	struct rai_resident *r = container_of(work, struct rai_resident,
+					      free_work);
+
+	rai_dns_view_put(&r->view);
+	put_net(r->net);
+	kfree_rcu(r, rcu);
+}
+
+/* Any context: the last reference frees it from a worker. */
+void rai_resident_put(struct rai_resident *r)
+{
+	if (r && refcount_dec_and_test(&r->ref))
+		queue_work(rai_resident_wq, &r->free_work);
+}
+
+/* The cache's view of @r's answers (struct rai_dns_cache_key). */
+u64 rai_resident_view(const struct rai_resident *r)
+{
+	return r->view_id;
+}
+
+/* The queue's limits, as the parameters say now. */
+static void rai_resident_limits(struct rai_resident_limits *max)
+{
+	max->names = READ_ONCE(rai_resident_max_outstanding);
+	max->per_user = READ_ONCE(rai_resident_max_per_user);
+}
+
+/*
+ * @req's name asked of @r; @req (if @attach) waits for it, holding the
+ * DNS queue's reference.  False when @r is gone or full.
+ */
+static bool rai_resident_ask(struct rai_resident *r,
+			     const struct rai_request *req,
+			     struct list_head *attach)
+{
+	struct rai_resident_limits max;
+	int ret;
+
+	rai_resident_limits(&max);
+	/* An on-stack request (answer_now) has no user: it is the caller. */
+	ret = rai_resident_queue_ask(&r->queue, &max,
+				     req->user ? req->user->uid :
+				     rai_user_current_key(),
+				     req->node, req->node_len, attach);
+	if (ret > 0)
+		wake_up(&r->wait);
+	return ret >= 0;
+}
+
+/**
+ * rai_resident_submit - ask @r for @req's name
+ * @r: the resolver of @req's caller (rai_resident_find())
+ * @req: a DNS request, holding a reference for the DNS queue
+ *
+ * Return: true when @req waits at @r (the queue's reference with it);
+ * false when @r is gone or full: the caller sends it on.
+ */
+bool rai_resident_submit(struct rai_resident *r, struct rai_request *req)
+{
+	if (rai_resident_ask(r, req, &req->resident_entry))
+		return true;
+	rai_stat_inc(RAI_STAT_RESOLVER_FALLBACKS);
+	return false;
+}
+
+/* Ask @r again for @req's name, for the cache (no request waits). */
+void rai_resident_refresh(struct rai_resident *r,
+			  const struct rai_request *req)
+{
+	rai_resident_ask(r, req, NULL);
+}
+
+/* Names past their deadline go to the fallback. */
+static void rai_resident_deadline(struct work_struct *work)
+{
+	struct rai_resident *r = container_of(to_delayed_work(work),
+					      struct rai_resident,
+					      deadline_work);
+	unsigned long next;
+	unsigned int missed;
+	LIST_HEAD(reqs);
+
+	missed = rai_resident_queue_expire(&r->queue, &reqs, &next);
+	spin_lock(&rai_resident_lock);
+	if (next && !r->gone)
+		queue_delayed_work(rai_resident_wq, &r->deadline_work,
+				   time_after(next, jiffies) ? next - jiffies : 0);
+	spin_unlock(&rai_resident_lock);
+	if (!missed)
+		return;
+	atomic64_add(missed, &rai_stats[RAI_STAT_RESOLVER_DEADLINES]);
+	pr_notice_ratelimited("resident resolver did not answer %u names in %u ms: they go to the upcall\n",
+			      missed, READ_ONCE(rai_resident_deadline_ms));
+	rai_resident_hand_over(&reqs, NULL, rai_resident_fallback);
+}
+
+/* Up to @max names for @r's resolver; its deadline work armed. */
+static u32 rai_resident_take_names(struct rai_resident *r,
+				   struct rdma_addrinfo_resolver_name *out,
+				   u32 max)
+{
+	unsigned long deadline = jiffies +
+		msecs_to_jiffies(READ_ONCE(rai_resident_deadline_ms));
+	u32 nr;
+
+	nr = rai_resident_queue_take(&r->queue, out, max, deadline);
+	if (!nr)
+		return 0;
+	/* Pending already: for an older name, due first. */
+	queue_delayed_work(rai_resident_wq, &r->deadline_work,
+			   deadline - jiffies);
+	/* TAKE waiters are woken one at a time: the next one, if any left. */
+	if (rai_resident_queue_waiting(&r->queue))
+		wake_up(&r->wait);
+	return nr;
+}
+
+static bool rai_resident_has_names(struct rai_resident *r)
+{
+	return rai_resident_queue_waiting(&r->queue);
+}
+
+static long rai_resident_take(struct rai_resident *r, struct file *filp,
+			      void __user *arg)
+{
+	struct rdma_addrinfo_resolver_name *out;
+	struct rdma_addrinfo_resolver_take t;
+	long ret = 0;
+	u32 max, nr;
+
+	if (copy_from_user(&t, arg, sizeof(t)))
+		return -EFAULT;
+	if (t.reserved || !t.count || t.name_size != sizeof(*out))
+		return -EINVAL;
+	max = min_t(u32, t.count, RAI_RESIDENT_TAKE_MAX);
+	/* Zeroed: the bytes after each name are copied out too. */
+	out = kvcalloc(max, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	while (!(nr = rai_resident_take_names(r, out, max))) {
+		if (filp->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		ret = wait_event_interruptible_exclusive(r->wait,
+							 rai_resident_has_names(r));
+		if (ret)
+			goto out;
+	}
+	t.taken = nr;
+	if (copy_to_user(u64_to_user_ptr(t.names), out,
+			 (size_t)nr * sizeof(*out)) ||
+	    copy_to_user(arg, &t, sizeof(t))) {
+		rai_resident_queue_untake(&r->queue, out, nr);
+		wake_up(&r->wait);
+		ret = -EFAULT;
+		goto out;
+	}
+	atomic64_add(nr, &rai_stats[RAI_STAT_RESOLVER_NAMES]);
+out:
+	kvfree(out);
+	return ret;
+}
+
+/* Is @a a well-formed answer?  Its list is parsed afterwards. */
+static bool rai_resident_answer_ok(const struct rdma_addrinfo_resolver_answer *a)
+{
+	switch (a->error) {
+	case 0:
+		return memchr(a->addrs, '\0', sizeof(a->addrs));
+	case ENXIO:
+	case ENODATA:
+	case EAGAIN:
+	case EREMOTEIO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One answer of RESOLVER_ANSWER, counted in @out. */
+static void rai_resident_answer_one(struct rai_resident *r,
+				    const struct rdma_addrinfo_resolver_answer *a,
+				    struct rdma_addrinfo_resolver_answers *out)
+{
+	struct rai_dns_answer answer = {
+		.origin = RDMA_ADDRINFO_ORIGIN_DNS,
+		.expiry = ktime_get_real_seconds() +
+			  min_t(u32, a->ttl, RAI_RESIDENT_TTL_MAX),
+	};
+	struct rai_dns_cache_key key = {
+		.net = r->net, .view = r->view_id, .helper = true,
+	};
+	struct rai_resident_name *n;
+	LIST_HEAD(reqs);
+
+	if (!rai_resident_answer_ok(a))
+		answer.status = -EPROTO;
+	else if (a->error)
+		answer.status = -a->error;
+	else
+		rai_dns_answer_parse(&answer, r->net, a->addrs, true);
+
+	n = rai_resident_queue_claim(&r->queue, a->id, &reqs);
+	if (!n) {
+		out->stale++;
+		rai_stat_inc(RAI_STAT_RESOLVER_STALE);
+		goto out;
+	}
+	if (answer.status == -EPROTO) {
+		out->malformed++;
+		rai_stat_inc(RAI_STAT_RESOLVER_MALFORMED);
+	} else {
+		rai_stat_inc(RAI_STAT_RESOLVER_ANSWERS);
+		rai_dns_cache_remember(&key, n->name, n->len, &answer);
+	}
+	rai_resident_hand_over(&reqs, &answer, rai_resident_fallback);
+	kfree(n);
+out:
+	rai_dns_answer_release(&answer);
+}
+
+static long rai_resident_answer(struct rai_resident *r, void __user *arg)
+{
+	struct rdma_addrinfo_resolver_answers out;
+	struct rdma_addrinfo_resolver_answer *a;
+	const char __user *p;
+	long ret = 0;
+
+	if (copy_from_user(&out, arg, sizeof(out)))
+		return -EFAULT;
+	if (out.reserved || out.answer_size != sizeof(*a))
+		return -EINVAL;
+	a = kmalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	out.done = 0;
+	out.stale = 0;
+	out.malformed = 0;
+	p = u64_to_user_ptr(out.answers);
+	while (out.done < out.count) {
+		if (copy_from_user(a, p + (size_t)out.done * sizeof(*a),
+				   sizeof(*a))) {
+			ret = -EFAULT;
+			break;
+		}
+		rai_resident_answer_one(r, a, &out);
+		out.done++;
+		if (fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	kfree(a);
+	if (copy_to_user(arg, &out, sizeof(out)))
+		return -EFAULT;
+	return ret;
+}
+
+/* Is another resolver registered for @r's namespace and view? */
+static bool rai_resident_taken_view(const struct rai_resident *r)
+{
+	struct rai_resident *other;
+
+	lockdep_assert_held(&rai_resident_lock);
+	list_for_each_entry(other, &rai_residents, node)
+		if (net_eq(other->net, r->net) &&
+		    rai_dns_view_equal(&other->view, &r->view))
+			return true;
+	return false;
+}
+
+static long rai_resident_register(struct rai_file *file, struct file *filp,
+				  void __user *arg)
+{
+	struct rdma_addrinfo_resolver_register reg;
+	struct rai_resident *r;
+	bool busy;
+
+	if (copy_from_user(&reg, arg, sizeof(reg)))
+		return -EFAULT;
+	if (reg.flags || reg.reserved)
+		return -EINVAL;
+	/* The opener's credentials: a passed descriptor gains nothing. */
+	if (!file_ns_capable(filp, file->net->user_ns, CAP_NET_ADMIN))
+		return -EPERM;
+	if (READ_ONCE(file->resident))
+		return -EBUSY;
+	reg.max_outstanding = READ_ONCE(rai_resident_max_outstanding);
+	reg.deadline_ms = READ_ONCE(rai_resident_deadline_ms);
+	/* Said before anything is registered: a fault leaves nothing. */
+	if (copy_to_user(arg, &reg, sizeof(reg)))
+		return -EFAULT;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	refcount_set(&r->ref, 1);
+	INIT_WORK(&r->free_work, rai_resident_free);
+	INIT_DELAYED_WORK(&r->deadline_work, rai_resident_deadline);
+	init_waitqueue_head(&r->wait);
+	rai_resident_queue_init(&r->queue);
+	r->net = get_net(file->net);
+	rai_dns_view_get(&r->view);
+	/* Answers in the host's view share the upcall's cache entries. */
+	r->view_id = rai_dns_view_is_host(&r->view, r->net) ? 0 : 1;
+
+	spin_lock(&rai_resident_lock);
+	busy = file->resident || rai_resident_taken_view(r);
+	if (!busy) {
+		if (r->view_id)
+			r->view_id = ++rai_resident_views;
+		list_add_rcu(&r->node, &rai_residents);
+		WRITE_ONCE(file->resident, r);
+	}
+	spin_unlock(&rai_resident_lock);
+	if (busy) {
+		rai_resident_put(r);
+		return -EBUSY;
+	}
+	atomic_inc(&rai_resident_count);
+	rai_stat_inc(RAI_STAT_RESOLVER_REGISTERED);
+	pr_info("resident resolver registered by pid %d for the %s view\n",
+		task_tgid_nr(current), r->view_id ? "container's" : "host's");
+	return 0;
+}
+
+/**
+ * rai_resident_ioctl - RESOLVER_REGISTER, RESOLVER_TAKE, RESOLVER_ANSWER
+ * @file: the file
+ * @filp: its struct file (flags, the opener's credentials)
+ * @cmd: the command
+ * @arg: its user argument
+ *
+ * Return: the ioctl's result; -EINVAL for TAKE or ANSWER on a file that
+ * is no resolver.
+ */
+long rai_resident_ioctl(struct rai_file *file, struct file *filp,
+			unsigned int cmd, void __user *arg)
+{
+	struct rai_resident *r;
+
+	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_REGISTER)
+		return rai_resident_register(file, filp, arg);
+	/* Set once, cleared only by release: no other call is running. */
+	r = READ_ONCE(file->resident);
+	if (!r)
+		return -EINVAL;
+	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_TAKE)
+		return rai_resident_take(r, filp, arg);
+	return rai_resident_answer(r, arg);
+}
+
+/* EPOLLIN while names wait for the resolver of @file. */
+__poll_t rai_resident_poll(struct rai_file *file, struct file *filp,
+			   poll_table *wait)
+{
+	struct rai_resident *r = READ_ONCE(file->resident);
+
+	if (!r)
+		return 0;
+	poll_wait(filp, &r->wait, wait);
+	return rai_resident_has_names(r) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/*
+ * The file of a resolver is closed: it is no resolver any more, and every
+ * name it held goes to the fallback, with its requests.
+ */
+void rai_resident_release(struct rai_file *file)
+{
+	struct rai_resident *r = file->resident;
+	unsigned int held;
+	LIST_HEAD(reqs);
+
+	if (!r)
+		return;
+	spin_lock(&rai_resident_lock);
+	r->gone = true;
+	list_del_rcu(&r->node);
+	WRITE_ONCE(file->resident, NULL);
+	spin_unlock(&rai_resident_lock);
+	held = rai_resident_queue_close(&r->queue, &reqs);
+	cancel_delayed_work_sync(&r->deadline_work);
+	atomic_dec(&rai_resident_count);
+	rai_stat_inc(RAI_STAT_RESOLVER_UNREGISTERED);
+	pr_info("resident resolver gone (its file closed by pid %d), %u names to the upcall\n",
+		task_tgid_nr(current), held);
+	rai_resident_hand_over(&reqs, NULL, rai_resident_fallback);
+	rai_resident_put(r);
+}
+
+/**
+ * rai_resident_find - the resolver of @req's caller
+ * @req: a DNS request, in its RESOLVE ioctl (the caller's root is read)
+ *
+ * Return: the resolver registered for the caller's network namespace and
+ * view, referenced (rai_resident_put()), or NULL.
+ */
+struct rai_resident *rai_resident_find(const struct rai_request *req)
+{
+	const struct net *net = req->file->net;
+	struct rai_resident *r, *found = NULL;
+	struct rai_dns_view mine;
+	bool others = false;
+
+	if (list_empty(&rai_residents))
+		return NULL;
+	/* The root first: a resolver of the caller's own root is common. */
+	get_fs_root(current->fs, &mine.root);
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, &rai_residents, node) {
+		if (!net_eq(r->net, net) || !refcount_inc_not_zero(&r->ref))
+			continue;
+		if (path_equal(&r->view.root, &mine.root)) {
+			found = r;
+			break;
+		}
+		others = true;
+		rai_resident_put(r);
+	}
+	rcu_read_unlock();
+	path_put(&mine.root);
+	if (found || !others)
+		return found;
+
+	rai_dns_view_get(&mine);
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, &rai_residents, node) {
+		if (!net_eq(r->net, net) || !refcount_inc_not_zero(&r->ref))
+			continue;
+		if (rai_dns_view_equal(&r->view, &mine)) {
+			found = r;
+			break;
+		}
+		rai_resident_put(r);
+	}
+	rcu_read_unlock();
+	rai_dns_view_put(&mine);
+	return found;
+}
+
+int rai_resident_init(void (*fallback)(struct rai_request *req))
+{
+	rai_resident_wq = alloc_workqueue("rai_resident", WQ_UNBOUND, 0);
+	if (!rai_resident_wq)
+		return -ENOMEM;
+	rai_resident_fallback = fallback;
+	rai_stats_gauge_add(&rai_resident_gauge);
+	rai_resident_queue_gauges_init();
+	return 0;
+}
+
+/* Every file is closed: no resolver is left but those being freed. */
+void rai_resident_exit(void)
+{
+	destroy_workqueue(rai_resident_wq);
+	rai_resident_queue_gauges_exit();
+	rai_stats_gauge_del(&rai_resident_gauge);
+}

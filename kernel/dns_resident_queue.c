@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdma_addrinfo: the names a resident resolver is asked for.
+ *
+ * Each resolver (kernel/dns_resident.c) has a queue of names: one per
+ * name, however many requests wait for it.  A name waits on the list of
+ * the user who asked it first; TAKE serves the users round-robin, oldest
+ * name first, and names that a TAKE could not hand out (a fault while
+ * copying them out) before any other.  A taken name waits for its answer
+ * until its deadline.  A name leaves the queue once, by claim (its
+ * answer), expiry (its deadline) or close (its resolver gone), and its
+ * requests with it.
+ *
+ * A request leaves a name exactly once too: whoever takes it off a list
+ * of requests, under rai_resident_queue_lock, owns the reference the DNS
+ * queue holds (rai_resident_hand_over(), or the request's cancel and
+ * time-out through rai_resident_unwait()).
+ *
+ * rai_resident_queue_lock protects every queue, its users and names, each
+ * name's requests and every request's @resident_entry.
+ */
+#include <linux/atomic.h>
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#include "dns_answer.h"
+#include "dns_resident_queue.h"
+#include "request.h"
+#include "stats.h"
+
+/**
+ * struct rai_resident_user - one user's names in a queue
+ * @node: in the queue's @users, by uid
+ * @turn: in the queue's @turns while @names is not empty
+ * @names: its names not yet taken, oldest first
+ * @uid: the user (struct rai_user's @uid)
+ * @nr: its names in the queue, waiting or taken
+ */
+struct rai_resident_user {
+	struct hlist_node node;
+	struct list_head turn;
+	struct list_head names;
+	kuid_t uid;
+	unsigned int nr;
+};
+
+static DEFINE_SPINLOCK(rai_resident_queue_lock);
+
+/* Names in every queue (a gauge). */
+static atomic_t rai_resident_names = ATOMIC_INIT(0);
+
+static u64 rai_resident_outstanding(void)
+{
+	return atomic_read(&rai_resident_names);
+}
+
+static struct rai_stats_gauge rai_resident_queue_gauge = {
+	.name = "resolver_outstanding", .read = rai_resident_outstanding,
+};
+
+void rai_resident_queue_init(struct rai_resident_queue *q)
+{
+	hash_init(q->users);
+	hash_init(q->by_id);
+	hash_init(q->by_name);
+	INIT_LIST_HEAD(&q->turns);
+	INIT_LIST_HEAD(&q->returned);
+	INIT_LIST_HEAD(&q->taken);
+}
+
+static u32 rai_resident_hash(const char *name, u32 len)
+{
+	return jhash(name, len, 0);
+}
+
+static struct rai_resident_name *
+rai_resident_by_name(struct rai_resident_queue *q, const char *name, u32 len)
+{
+	struct rai_resident_name *n;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	hash_for_each_possible(q->by_name, n, name_node,
+			       rai_resident_hash(name, len))
+		if (n->len == len && !memcmp(n->name, name, len))
+			return n;
+	return NULL;
+}
+
+static struct rai_resident_name *
+rai_resident_by_id(struct rai_resident_queue *q, u64 id)
+{
+	struct rai_resident_name *n;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	hash_for_each_possible(q->by_id, n, id_node, id)
+		if (n->id == id)
+			return n;
+	return NULL;
+}
+
+static struct rai_resident_user *
+rai_resident_user(struct rai_resident_queue *q, kuid_t uid)
+{
+	struct rai_resident_user *u;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	hash_for_each_possible(q->users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/*
+ * @n out of @q (the caller frees it), its requests moved to @reqs, each
+ * still linked by its @resident_entry.
+ */
+static void rai_resident_unlink(struct rai_resident_queue *q,
+				struct rai_resident_name *n,
+				struct list_head *reqs)
+{
+	struct rai_resident_user *u = n->user;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	hash_del(&n->id_node);
+	hash_del(&n->name_node);
+	list_del(&n->entry);
+	if (!n->taken)
+		WRITE_ONCE(q->nr_waiting, q->nr_waiting - 1);
+	list_splice_tail_init(&n->reqs, reqs);
+	if (list_empty(&u->names))
+		list_del_init(&u->turn);
+	if (!--u->nr) {
+		hash_del(&u->node);
+		kfree(u);
+	}
+	q->nr_names--;
+	atomic_dec(&rai_resident_names);
+}
+
+/*
+ * @fresh (room for @len bytes of name) in @q as @uid's newest name, with
+ * @spare as the user's entry if it has none yet (then set to NULL).
+ * False when @q or the user holds as many names as @max allows.
+ */
+static bool rai_resident_add(struct rai_resident_queue *q,
+			     const struct rai_resident_limits *max,
+			     struct rai_resident_name *fresh,
+			     struct rai_resident_user **spare, kuid_t uid,
+			     const char *name, u32 len)
+{
+	struct rai_resident_user *u;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	if (q->nr_names >= max->names)
+		return false;
+	u = rai_resident_user(q, uid);
+	if (u && u->nr >= max->per_user)
+		return false;
+	if (!u) {
+		u = *spare;
+		*spare = NULL;
+		u->uid = uid;
+		u->nr = 0;
+		INIT_LIST_HEAD(&u->turn);
+		INIT_LIST_HEAD(&u->names);
+		hash_add(q->users, &u->node, __kuid_val(uid));
+	}
+	fresh->id = ++q->next_id;
+	fresh->user = u;
+	fresh->taken = false;
+	fresh->len = len;
+	memcpy(fresh->name, name, len);
+	fresh->name[len] = '\0';
+	INIT_LIST_HEAD(&fresh->reqs);
+	hash_add(q->by_id, &fresh->id_node, fresh->id);
+	hash_add(q->by_name, &fresh->name_node, rai_resident_hash(name, len));
+	list_add_tail(&fresh->entry, &u->names);
+	if (list_empty(&u->turn))
+		list_add_tail(&u->turn, &q->turns);
+	u->nr++;
+	q->nr_names++;
+	WRITE_ONCE(q->nr_waiting, q->nr_waiting + 1);
+	atomic_inc(&rai_resident_names);
+	return true;
+}
+
+/**
+ * rai_resident_queue_ask - ask @q for a name, on behalf of @uid
+ * @q: the queue
+ * @max: its limits
+ * @uid: the user asking
+ * @name: the name
+ * @len: its length
+ * @attach: a request's @resident_entry, to wait for the name (with the DNS
+ *	queue's reference), or NULL
+ *
+ * Process context.  Return: 1 for a new name (wake the resolver), 0 for
+ * one already asked, -ESHUTDOWN when @q is closed, -ENOSPC when it or the
+ * user is full, -ENOMEM.
+ */
+int rai_resident_queue_ask(struct rai_resident_queue *q,
+			   const struct rai_resident_limits *max, kuid_t uid,
+			   const char *name, u32 len, struct list_head *attach)
+{
+	struct rai_resident_name *n, *fresh;
+	struct rai_resident_user *spare;
+	int ret = -ENOMEM;
+
+	fresh = kmalloc(struct_size(fresh, name, len + 1), GFP_KERNEL);
+	spare = kmalloc(sizeof(*spare), GFP_KERNEL);
+	if (!fresh || !spare)
+		goto out;
+	spin_lock(&rai_resident_queue_lock);
+	n = rai_resident_by_name(q, name, len);
+	if (q->closed) {
+		ret = -ESHUTDOWN;
+	} else if (n) {
+		ret = 0;
+	} else if (rai_resident_add(q, max, fresh, &spare, uid, name, len)) {
+		n = fresh;
+		fresh = NULL;
+		ret = 1;
+	} else {
+		ret = -ENOSPC;
+	}
+	if (ret >= 0 && attach)
+		list_add_tail(attach, &n->reqs);
+	spin_unlock(&rai_resident_queue_lock);
+out:
+	kfree(fresh);
+	kfree(spare);
+	return ret;
+}
+
+/**
+ * rai_resident_queue_take - up to @max names of @q, for its resolver
+ * @q: the queue
+ * @out: filled with their ids and names (the rest of each left as it is)
+ * @max: entries of @out
+ * @deadline: jiffies when the names taken go to the fallback
+ *
+ * Return: names taken; the first of them is the oldest of @q's @taken.
+ */
+u32 rai_resident_queue_take(struct rai_resident_queue *q,
+			    struct rdma_addrinfo_resolver_name *out, u32 max,
+			    unsigned long deadline)
+{
+	struct rai_resident_name *n;
+	struct rai_resident_user *u;
+	u32 i = 0;
+
+	spin_lock(&rai_resident_queue_lock);
+	while (i < max) {
+		if (!list_empty(&q->returned)) {
+			n = list_first_entry(&q->returned,
+					     struct rai_resident_name, entry);
+		} else if (!list_empty(&q->turns)) {
+			u = list_first_entry(&q->turns,
+					     struct rai_resident_user, turn);
+			n = list_first_entry(&u->names,
+					     struct rai_resident_name, entry);
+			/* The user goes to the end of the turns. */
+			if (list_is_singular(&u->names))
+				list_del_init(&u->turn);
+			else
+				list_move_tail(&u->turn, &q->turns);
+		} else {
+			break;
+		}
+		list_move_tail(&n->entry, &q->taken);
+		n->taken = true;
+		n->deadline = deadline;
+		WRITE_ONCE(q->nr_waiting, q->nr_waiting - 1);
+		out[i].id = n->id;
+		out[i].name_len = n->len;
+		memcpy(out[i].name, n->name, n->len + 1);
+		i++;
+	}
+	spin_unlock(&rai_resident_queue_lock);
+	return i;
+}
+
+/* Names of @out that could not be handed out: offered again, first. */
+void rai_resident_queue_untake(struct rai_resident_queue *q,
+			       const struct rdma_addrinfo_resolver_name *out,
+			       u32 nr)
+{
+	struct rai_resident_name *n;
+	u32 i;
+
+	spin_lock(&rai_resident_queue_lock);
+	for (i = 0; i < nr; i++) {
+		n = rai_resident_by_id(q, out[i].id);
+		if (!n || !n->taken)
+			continue;	/* answered, or past its deadline */
+		n->taken = false;
+		list_move_tail(&n->entry, &q->returned);
+		WRITE_ONCE(q->nr_waiting, q->nr_waiting + 1);
+	}
+	spin_unlock(&rai_resident_queue_lock);
+}
+
+/**
+ * rai_resident_queue_claim - the name @id of @q, out of it, for its answer
+ * @q: the queue
+ * @id: the name's id
+ * @reqs: its requests are moved here
+ *
+ * Return: the name (the caller kfree()s it), or NULL when @id is no name
+ * of @q (answered, past its deadline, never given out).
+ */
+struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
+						   u64 id,
+						   struct list_head *reqs)
+{
+	struct rai_resident_name *n;
+
+	spin_lock(&rai_resident_queue_lock);
+	n = rai_resident_by_id(q, id);
+	if (n)
+		rai_resident_unlink(q, n, reqs);
+	spin_unlock(&rai_resident_queue_lock);
+	return n;
+}
+
+/**
+ * rai_resident_queue_expire - the taken names of @q past their deadline
+ * @q: the queue
+ * @reqs: their requests are moved here
+ * @next: jiffies of the next deadline, or 0 if no name is taken
+ *
+ * Return: the names that expired (freed).
+ */
+unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
+				       struct list_head *reqs,
+				       unsigned long *next)
+{
+	struct rai_resident_name *n;
+	unsigned int expired = 0;
+
+	*next = 0;
+	spin_lock(&rai_resident_queue_lock);
+	while (!list_empty(&q->taken)) {
+		n = list_first_entry(&q->taken, struct rai_resident_name,
+				     entry);
+		if (time_before(jiffies, n->deadline)) {
+			*next = n->deadline;
+			break;
+		}
+		rai_resident_unlink(q, n, reqs);
+		kfree(n);
+		expired++;
+	}
+	spin_unlock(&rai_resident_queue_lock);
+	return expired;
+}
+
+/**
+ * rai_resident_queue_close - every name of @q out, and no new one in
+ * @q: the queue of a resolver that is gone
+ * @reqs: the names' requests are moved here
+ *
+ * Return: the names @q held (freed).
+ */
+unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
+				      struct list_head *reqs)
+{
+	struct rai_resident_name *n;
+	struct hlist_node *tmp;
+	unsigned int bkt, held = 0;
+
+	spin_lock(&rai_resident_queue_lock);
+	q->closed = true;
+	hash_for_each_safe(q->by_id, bkt, tmp, n, id_node) {
+		rai_resident_unlink(q, n, reqs);
+		kfree(n);
+		held++;
+	}
+	spin_unlock(&rai_resident_queue_lock);
+	return held;
+}
+
+/* Are names of @q waiting to be taken?  No lock: for wait conditions. */
+bool rai_resident_queue_waiting(const struct rai_resident_queue *q)
+{
+	return READ_ONCE(q->nr_waiting);
+}
+
+/**
+ * rai_resident_unwait - take @req off the name it waits for, if it does
+ * @req: a DNS request being cancelled or timed out
+ *
+ * Return: true when it waited: the caller drops the DNS queue's reference.
+ */
+bool rai_resident_unwait(struct rai_request *req)
+{
+	bool waiting;
+
+	spin_lock(&rai_resident_queue_lock);
+	waiting = !list_empty(&req->resident_entry);
+	if (waiting)
+		list_del_init(&req->resident_entry);
+	spin_unlock(&rai_resident_queue_lock);
+	return waiting;
+}
+
+/**
+ * rai_resident_hand_over - the requests of names that left a queue
+ * @reqs: the requests (rai_resident_queue_claim(), _expire(), _close())
+ * @answer: delivered to each (rai_dns_answer_deliver()); NULL: each goes
+ *	to @fallback instead
+ * @fallback: takes a request with the DNS queue's reference
+ *
+ * A request cancelled meanwhile is no longer on @reqs: its cancel owned it.
+ */
+void rai_resident_hand_over(struct list_head *reqs,
+			    const struct rai_dns_answer *answer,
+			    void (*fallback)(struct rai_request *req))
+{
+	struct rai_request *req;
+
+	spin_lock(&rai_resident_queue_lock);
+	while (!list_empty(reqs)) {
+		req = list_first_entry(reqs, struct rai_request,
+				       resident_entry);
+		list_del_init(&req->resident_entry);
+		spin_unlock(&rai_resident_queue_lock);
+		if (answer) {
+			rai_dns_answer_deliver(req, answer);
+		} else {
+			rai_stat_inc(RAI_STAT_RESOLVER_FALLBACKS);
+			fallback(req);
+		}
+		spin_lock(&rai_resident_queue_lock);
+	}
+	spin_unlock(&rai_resident_queue_lock);
+}
+
+void rai_resident_queue_gauges_init(void)
+{
+	rai_stats_gauge_add(&rai_resident_queue_gauge);
+}
+
+void rai_resident_queue_gauges_exit(void)
+{
+	rai_stats_gauge_del(&rai_resident_queue_gauge);
+}

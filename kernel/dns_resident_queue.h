@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rdma_addrinfo: the names a resident resolver is asked for
+ * (kernel/dns_resident_queue.c).
+ */
+#ifndef _RAI_DNS_RESIDENT_QUEUE_H
+#define _RAI_DNS_RESIDENT_QUEUE_H
+
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+#include <rdma/rdma_addrinfo_abi.h>
+
+struct rai_dns_answer;
+struct rai_request;
+struct rai_resident_user;
+
+/**
+ * struct rai_resident_name - a name a resolver is asked for
+ * @id_node: in its queue's @by_id
+ * @name_node: in its queue's @by_name
+ * @entry: in its user's @names, the queue's @returned, or (taken) the
+ *	queue's @taken
+ * @user: the user who asked first (struct rai_resident_user)
+ * @reqs: the requests waiting for it (their @resident_entry)
+ * @id: what the resolver is told, and answers with
+ * @deadline: jiffies when a taken name goes to the fallback
+ * @taken: taken by the resolver, not yet answered
+ * @len: bytes of @name
+ * @name: the name, NUL-terminated
+ */
+struct rai_resident_name {
+	struct hlist_node id_node;
+	struct hlist_node name_node;
+	struct list_head entry;
+	struct rai_resident_user *user;
+	struct list_head reqs;
+	u64 id;
+	unsigned long deadline;
+	bool taken;
+	u32 len;
+	char name[];
+};
+
+/**
+ * struct rai_resident_queue - the names of one resolver
+ * @users: the users with names here (struct rai_resident_user), by uid
+ * @turns: users whose names wait, in the order they are served
+ * @returned: names a TAKE could not hand out: offered first
+ * @taken: names taken, in the order taken (of their deadlines)
+ * @by_id: every name, by @id
+ * @by_name: every name, by the name
+ * @next_id: the last @id given out
+ * @nr_names: names here, waiting or taken
+ * @nr_waiting: names not taken (read without the lock by waiters)
+ * @closed: takes no new name (its resolver is gone)
+ *
+ * Everything under the queues' lock (kernel/dns_resident_queue.c).
+ */
+struct rai_resident_queue {
+	DECLARE_HASHTABLE(users, 6);
+	struct list_head turns;
+	struct list_head returned;
+	struct list_head taken;
+	DECLARE_HASHTABLE(by_id, 8);
+	DECLARE_HASHTABLE(by_name, 8);
+	u64 next_id;
+	unsigned int nr_names;
+	unsigned int nr_waiting;
+	bool closed;
+};
+
+/* Names of a queue, and of one user in it, at most (the callers' limits). */
+struct rai_resident_limits {
+	unsigned int names;
+	unsigned int per_user;
+};
+
+void rai_resident_queue_init(struct rai_resident_queue *q);
+int rai_resident_queue_ask(struct rai_resident_queue *q,
+			   const struct rai_resident_limits *max, kuid_t uid,
+			   const char *name, u32 len, struct list_head *attach);
+u32 rai_resident_queue_take(struct rai_resident_queue *q,
+			    struct rdma_addrinfo_resolver_name *out, u32 max,
+			    unsigned long deadline);
+void rai_resident_queue_untake(struct rai_resident_queue *q,
+			       const struct rdma_addrinfo_resolver_name *out,
+			       u32 nr);
+struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
+						   u64 id,
+						   struct list_head *reqs);
+unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
+				       struct list_head *reqs,
+				       unsigned long *next);
+unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
+				      struct list_head *reqs);
+bool rai_resident_queue_waiting(const struct rai_resident_queue *q);
+bool rai_resident_unwait(struct rai_request *req);
+void rai_resident_hand_over(struct list_head *reqs,
+			    const struct rai_dns_answer *answer,
+			    void (*fallback)(struct rai_request *req));
+
+void rai_resident_queue_gauges_init(void);
+void rai_resident_queue_gauges_exit(void);
+
+#endif /* _RAI_DNS_RESIDENT_QUEUE_H */
