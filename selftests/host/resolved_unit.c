@@ -33,6 +33,7 @@
 #include "answer.h"
 #include "lookup.h"
 #include "pool.h"
+#include "say.h"
 #include "unit_check.h"
 
 #define SLOW_MS		300
@@ -329,6 +330,35 @@ static void test_files_read_again(void)
 	      "both files gone: the records' TTL (%u)", name_ttl(name));
 }
 
+/* ---- the log ------------------------------------------------------- */
+
+/* say()'s %m is the caller's errno, whatever say() calls before (isatty()). */
+static void test_say_keeps_errno(void)
+{
+	char path[] = "/tmp/rai-resolved-unit-log.XXXXXX", text[256] = "";
+	int fd = mkstemp(path), saved = dup(STDERR_FILENO), verbose = say_verbose;
+	ssize_t n;
+
+	if (fd < 0 || saved < 0)
+		abort();
+	fflush(stderr);
+	dup2(fd, STDERR_FILENO);	/* a file: isatty() fails, ENOTTY */
+	say_verbose = 1;
+	errno = EBUSY;
+	say(LOG_ERR, "register: %m");
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	say_verbose = verbose;
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	text[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	text[strcspn(text, "\n")] = '\0';
+	CHECK(strstr(text, strerror(EBUSY)) != NULL,
+	      "say(\"%%m\") with errno EBUSY: \"%s\"", text);
+}
+
 /* ---- the pool -------------------------------------------------------- */
 
 #define BATCH_NAMES	32
@@ -454,6 +484,7 @@ int main(void)
 	test_answer_lists();
 	test_answer_errors();
 	test_files_read_again();
+	test_say_keeps_errno();
 	test_pool_batches();
 	test_pool_room_and_deadline();
 	return UNIT_SUMMARY();
