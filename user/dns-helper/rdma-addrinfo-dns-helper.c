@@ -76,19 +76,14 @@
 
 #include <rdma/rdma_addrinfo_upcall.h>
 
+#include "lookup.h"
+#include "say.h"
+
 #define DESC_PREFIX		RDMA_ADDRINFO_UPCALL_DESC_PREFIX
-/* Lifetime of a positive answer when no configuration says otherwise. */
-#define DEFAULT_TTL_S		5
-/* Negative answers: a missing name is cached, a flaky server hardly. */
-#define NEGATIVE_TTL_S		5
-/* 2: a timeout of 1 s can end within a millisecond (whole seconds). */
-#define TEMPORARY_TTL_S		2
 /* The least lifetime of a positive key (see above). */
 #define KEY_TIMEOUT_MIN_S	5
 /* ",until=" and the ms of a 64-bit time, with its NUL. */
 #define UNTIL_MAX		32
-/* key.dns_resolver's configuration; its default_ttl is honoured here too. */
-#define KEYUTILS_CONF		"/etc/keyutils/key.dns_resolver.conf"
 #define PAYLOAD_MAX		4096
 /* Batches: the module's limit, the addresses of one name, the wait. */
 #define BATCH_NAMES_MAX		RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX
@@ -120,191 +115,10 @@
 /* The thread keyring of the kernel's dns_query() (net/dns_resolver). */
 #define DNS_RESOLVER_KEYRING	RDMA_ADDRINFO_UPCALL_KERNEL_KEYRING
 
-static int verbose;
-
-static void say(int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (prio == LOG_DEBUG && !verbose)
-		return;
-	va_start(ap, fmt);
-	if (isatty(STDERR_FILENO) || verbose) {
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	} else {
-		vsyslog(prio, fmt, ap);
-	}
-	va_end(ap);
-}
-
 static long keyctl4(int op, unsigned long a, unsigned long b, unsigned long c,
 		    unsigned long d)
 {
 	return syscall(SYS_keyctl, op, a, b, c, d);
-}
-
-/*
- * What name_ttl() needs from files, read once per process: a batch's
- * threads share it instead of each reading both files again.
- */
-static struct {
-	pthread_once_t once;
-	unsigned int default_ttl;	/* of key.dns_resolver.conf, or 0 */
-	char *hosts;	/* /etc/hosts's names, each '\0'-ended; "" ends */
-} files = { .once = PTHREAD_ONCE_INIT };
-
-/* default_ttl from key.dns_resolver.conf, or 0 if it sets none. */
-static unsigned int read_default_ttl(void)
-{
-	unsigned int ttl = 0, v;
-	char line[256];
-	FILE *f = fopen(KEYUTILS_CONF, "re");
-
-	if (!f)
-		return ttl;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " default_ttl = %u", &v) == 1 && v > 0)
-			ttl = v;
-	fclose(f);
-	return ttl;
-}
-
-/*
- * The host names of /etc/hosts (every field of a line after its
- * address), or NULL if it cannot be read: then no name is taken for one
- * of its names, as before.
- */
-static char *read_hosts_names(void)
-{
-	FILE *f = fopen("/etc/hosts", "re");
-	char line[1024], *tok, *save, *names = NULL, *grown;
-	size_t len = 0, size = 0, n;
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "#")] = '\0';
-		tok = strtok_r(line, " \t\n", &save);	/* the address */
-		while (tok && (tok = strtok_r(NULL, " \t\n", &save))) {
-			n = strlen(tok) + 1;
-			if (len + n + 1 > size) {
-				size = (len + n + 1) * 2;
-				grown = realloc(names, size);
-				if (!grown) {
-					free(names);
-					fclose(f);
-					return NULL;
-				}
-				names = grown;
-			}
-			memcpy(names + len, tok, n);
-			len += n;
-		}
-	}
-	fclose(f);
-	if (!names)
-		names = calloc(1, 1);
-	else
-		names[len] = '\0';
-	return names;
-}
-
-static void read_files(void)
-{
-	files.default_ttl = read_default_ttl();
-	files.hosts = read_hosts_names();
-}
-
-static unsigned int configured_ttl(void)
-{
-	pthread_once(&files.once, read_files);
-	return files.default_ttl;
-}
-
-/*
- * The smallest TTL of the answer records of a DNS response, or -1 if it
- * has none (or cannot be read).
- */
-static long answer_ttl(const unsigned char *msg, int len)
-{
-	const unsigned char *p = msg + HFIXEDSZ, *end = msg + len;
-	const HEADER *hdr = (const HEADER *)msg;
-	unsigned int qd, an, i;
-	long ttl = -1, t;
-	int n;
-
-	if (len < HFIXEDSZ)
-		return -1;
-	qd = ntohs(hdr->qdcount);
-	an = ntohs(hdr->ancount);
-	for (i = 0; i < qd; i++) {
-		n = dn_skipname(p, end);
-		if (n < 0 || end - p < n + QFIXEDSZ)
-			return -1;
-		p += n + QFIXEDSZ;
-	}
-	for (i = 0; i < an; i++) {
-		n = dn_skipname(p, end);
-		if (n < 0 || end - p < n + RRFIXEDSZ)
-			return ttl;
-		p += n;
-		t = (long)((uint32_t)p[4] << 24 | (uint32_t)p[5] << 16 |
-			   (uint32_t)p[6] << 8 | p[7]);
-		if (ttl < 0 || t < ttl)
-			ttl = t;
-		n = p[8] << 8 | p[9];
-		p += RRFIXEDSZ;
-		if (end - p < n)
-			return ttl;
-		p += n;
-	}
-	return ttl;
-}
-
-/* Is @name one of the names of an /etc/hosts line? */
-static int in_hosts_file(const char *name)
-{
-	const char *h;
-
-	pthread_once(&files.once, read_files);
-	for (h = files.hosts; h && *h; h += strlen(h) + 1)
-		if (!strcasecmp(h, name))
-			return 1;
-	return 0;
-}
-
-/*
- * How long the answer for @name may be kept: the records' TTL (A first,
- * then AAAA) capped by a configured default_ttl, at least 1 s; for a name
- * of /etc/hosts, or one DNS has no record of, default_ttl or DEFAULT_TTL_S.
- */
-static unsigned int name_ttl(const char *name)
-{
-	static const int types[] = { ns_t_a, ns_t_aaaa };
-	unsigned int conf = configured_ttl();
-	unsigned char answer[1024];
-	long ttl = -1;
-	unsigned int i;
-	int len;
-
-	if (!in_hosts_file(name) && !res_init()) {
-		_res.retry = 1;
-		_res.retrans = 1;
-		for (i = 0; ttl < 0 && i < sizeof(types) / sizeof(types[0]);
-		     i++) {
-			len = res_search(name, ns_c_in, types[i], answer,
-					 sizeof(answer));
-			if (len > 0)
-				ttl = answer_ttl(answer, len < (int)sizeof(answer) ?
-						 len : (int)sizeof(answer));
-		}
-	}
-	if (ttl < 0)
-		return conf ? conf : DEFAULT_TTL_S;
-	if (conf && ttl > conf)
-		ttl = conf;
-	return ttl < 1 ? 1 : (unsigned int)ttl;
 }
 
 /*
@@ -405,146 +219,6 @@ static int from_module(const char *uid, const char *keyring,
 	       !strcmp(field[4], DNS_RESOLVER_KEYRING);
 }
 
-/*
- * The response code of a failed res_search(): glibc folds REFUSED into
- * TRY_AGAIN, so h_errno alone cannot tell a refusal from a timeout.  The
- * buffer holds the last response received, if any (zeroed before).
- */
-static int failed_query_errno(const unsigned char *answer, size_t len)
-{
-	const HEADER *hdr = (const HEADER *)answer;
-
-	if (len < sizeof(*hdr))
-		return EAGAIN;
-	switch (hdr->rcode) {
-	case ns_r_refused:
-	case ns_r_formerr:
-	case ns_r_notimpl:
-		return EREMOTEIO;	/* every server said no: permanent */
-	default:			/* SERVFAIL, or no answer at all */
-		return EAGAIN;
-	}
-}
-
-/*
- * Why getaddrinfo() found nothing, in DNS terms: NXDOMAIN, NODATA (the
- * name exists), a refusal, or no usable answer.  One short try per server:
- * getaddrinfo() has already waited out the resolver's full time-outs.
- */
-static int dns_status(const char *name)
-{
-	static const int types[] = { ns_t_a, ns_t_aaaa };
-	unsigned char answer[512];
-	int err = ENXIO;
-	unsigned int i;
-
-	if (res_init())
-		return EAGAIN;
-	_res.retry = 1;
-	_res.retrans = 1;
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		memset(answer, 0, sizeof(answer));
-		if (res_search(name, ns_c_in, types[i], answer,
-			       sizeof(answer)) >= 0)
-			return ENODATA;	/* records, none usable */
-		switch (h_errno) {
-		case NO_DATA:
-			err = ENODATA;
-			break;
-		case TRY_AGAIN:
-			return failed_query_errno(answer, sizeof(answer));
-		case NO_RECOVERY:
-			return EREMOTEIO;
-		default:	/* HOST_NOT_FOUND, NETDB_INTERNAL */
-			break;
-		}
-	}
-	return err;
-}
-
-/* errno for a failed getaddrinfo() of @name. */
-static int lookup_errno(const char *name, int eai)
-{
-	switch (eai) {
-	case EAI_NONAME:
-#ifdef EAI_NODATA
-	case EAI_NODATA:
-#endif
-#ifdef EAI_ADDRFAMILY
-	case EAI_ADDRFAMILY:
-#endif
-	case EAI_AGAIN:		/* a timeout, or a refusal glibc calls one */
-		return dns_status(name);
-	case EAI_FAIL:
-		return EREMOTEIO;
-	case EAI_MEMORY:
-		return ENOMEM;
-	default:	/* EAI_SYSTEM, ... */
-		return EAGAIN;
-	}
-}
-
-/* Is @host one of the comma-separated entries of @list? */
-static int list_has(const char *list, const char *host)
-{
-	size_t n = strlen(host);
-	const char *p = list, *e;
-
-	while (*p) {
-		e = strchrnul(p, ',');
-		if ((size_t)(e - p) == n && !strncmp(p, host, n))
-			return 1;
-		p = *e ? e + 1 : e;
-	}
-	return 0;
-}
-
-/* Write each distinct address of @ai to @buf as "a,b,c"; its length. */
-static int format_list(const struct addrinfo *ai, char *buf, size_t size)
-{
-	char host[NI_MAXHOST];
-	size_t len = 0, n;
-
-	buf[0] = '\0';
-	for (; ai; ai = ai->ai_next) {
-		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
-			continue;
-		if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof(host),
-				NULL, 0, NI_NUMERICHOST))
-			continue;
-		if (list_has(buf, host))
-			continue;
-		n = strlen(host);
-		if (len + !!len + n + 1 > size)
-			break;	/* the rest does not fit in one key */
-		if (len)
-			buf[len++] = ',';
-		memcpy(buf + len, host, n + 1);
-		len += n;
-	}
-	return len ? (int)len : -ENODATA;
-}
-
-/* The addresses of @name as "a,b,c" in @payload, its length, or -errno. */
-static int resolve(const char *name, char *payload, size_t size)
-{
-	struct addrinfo hints = {
-		.ai_family = AF_UNSPEC,
-		.ai_socktype = SOCK_STREAM,
-	};
-	struct addrinfo *res;
-	int eai, len;
-
-	eai = getaddrinfo(name, NULL, &hints, &res);
-	if (eai) {
-		say(LOG_DEBUG, "%s: %s", name, gai_strerror(eai));
-		return -lookup_errno(name, eai);
-	}
-	len = format_list(res, payload, size);
-	freeaddrinfo(res);
-	return len;
-}
-
 static int answer(int32_t key, const char *name)
 {
 	char payload[PAYLOAD_MAX];
@@ -554,8 +228,7 @@ static int answer(int32_t key, const char *name)
 
 	len = resolve(name, payload, sizeof(payload) - UNTIL_MAX);
 	if (len < 0) {
-		ttl = len == -EAGAIN || len == -ENOMEM ? TEMPORARY_TTL_S :
-							 NEGATIVE_TTL_S;
+		ttl = failure_ttl(-len);
 		say(LOG_DEBUG, "%s: reject %s for %u s", name, strerror(-len),
 		    ttl);
 		if (keyctl4(KEYCTL_REJECT, key, ttl, -len, 0) < 0)
@@ -627,24 +300,13 @@ static void *batch_worker(void *arg)
 		if (len > 0)
 			memcpy(bn->list, list, (size_t)len + 1);
 		bn->err = len > 0 ? 0 : -len;
-		bn->ttl = len > 0 ? ttl : len == -EAGAIN || len == -ENOMEM ?
-			  TEMPORARY_TTL_S : NEGATIVE_TTL_S;
+		bn->ttl = len > 0 ? ttl : failure_ttl(-len);
 		bn->done = 1;
 		if (!--batch.left)
 			pthread_cond_signal(&batch.cond);
 	}
 	pthread_mutex_unlock(&batch.lock);
 	return NULL;
-}
-
-/* Is @name a host name as the module lets one through? */
-static int name_ok(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 0 && n < NS_MAXDNAME &&
-	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") == n;
 }
 
 /*
@@ -798,7 +460,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "vn:b:h")) != -1) {
 		switch (opt) {
 		case 'v':
-			verbose = 1;
+			say_verbose = 1;
 			break;
 		case 'n':	/* resolve without a key: for people and tests */
 			ret = resolve(optarg, payload, sizeof(payload));

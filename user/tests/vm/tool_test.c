@@ -8,32 +8,11 @@
 #include "kselftest_harness.h"
 #include "vm_test.h"
 
-/* Run the tool with @args; its output (stdout and stderr) in @out. */
-static int run_tool(const char *args, char *out, size_t size)
-{
-	char tool[PATH_MAX + 32], cmd[PATH_MAX + 256];
-	size_t len = 0, n;
-	FILE *p;
-	int status;
-
-	if (!rai_build_path(tool, sizeof(tool), "bin/rdma-addrinfo"))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, args);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (len < size - 1 && (n = fread(out + len, 1, size - 1 - len, p)))
-		len += n;
-	out[len] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(one_line_per_result_with_source_device_and_port)
 {
 	char out[4096], want[256];
 
-	ASSERT_EQ(0, run_tool("--family inet " RAI_ZONE_PEER " 4791", out,
+	ASSERT_EQ(0, rai_run_tool("--family inet " RAI_ZONE_PEER " 4791", out,
 			      sizeof(out)));
 	snprintf(want, sizeof(want), "inet  %s port 4791 src %s dev %s port 1\n",
 		 RAI_IP4_B, RAI_IP4_A, RAI_IBDEV_A);
@@ -45,7 +24,7 @@ TEST(every_result_of_a_name_is_listed)
 	char out[4096], *p;
 	int lines = 0;
 
-	ASSERT_EQ(0, run_tool(RAI_ZONE_MULTI, out, sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool(RAI_ZONE_MULTI, out, sizeof(out)));
 	for (p = out; (p = strchr(p, '\n')); p++)
 		lines++;
 	ASSERT_EQ(4, lines);
@@ -55,8 +34,8 @@ TEST(async_lists_the_same_results)
 {
 	char sync[4096], async[4096];
 
-	ASSERT_EQ(0, run_tool(RAI_ZONE_PEER " 4791", sync, sizeof(sync)));
-	ASSERT_EQ(0, run_tool("--async " RAI_ZONE_PEER " 4791", async,
+	ASSERT_EQ(0, rai_run_tool(RAI_ZONE_PEER " 4791", sync, sizeof(sync)));
+	ASSERT_EQ(0, rai_run_tool("--async " RAI_ZONE_PEER " 4791", async,
 			      sizeof(async)));
 	ASSERT_STREQ(sync, async);
 }
@@ -68,7 +47,7 @@ TEST(ib_family_shows_service_id_and_device)
 
 	snprintf(args, sizeof(args), "--family ib --numeric ::ffff:%s 4791",
 		 RAI_IP4_B);
-	ASSERT_EQ(0, run_tool(args, out, sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool(args, out, sizeof(out)));
 	ASSERT_EQ(0, strncmp(out, "ib    ", 6));
 	ASSERT_NE(NULL, strstr(out, " sid 0x"));
 	ASSERT_NE(NULL, strstr(out, " dev rxe"));
@@ -83,7 +62,7 @@ TEST(ib_family_of_an_ip_literal_lists_ip_results)
 	char out[4096], args[128];
 
 	snprintf(args, sizeof(args), "--family ib %s 4791", RAI_IP4_B);
-	ASSERT_EQ(0, run_tool(args, out, sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool(args, out, sizeof(out)));
 	ASSERT_EQ(0, strncmp(out, "inet  ", 6));
 	ASSERT_EQ(NULL, strstr(out, "ib    "));
 }
@@ -92,7 +71,7 @@ TEST(json_is_an_array_of_results)
 {
 	char out[4096];
 
-	ASSERT_EQ(0, run_tool("--json --family inet " RAI_ZONE_PEER " 4791",
+	ASSERT_EQ(0, rai_run_tool("--json --family inet " RAI_ZONE_PEER " 4791",
 			      out, sizeof(out)));
 	ASSERT_EQ('[', out[0]);
 	ASSERT_NE(NULL, strstr(out, "\"family\": \"inet\""));
@@ -105,9 +84,9 @@ TEST(unknown_name_is_a_readable_error_and_exit_1)
 {
 	char out[4096];
 
-	ASSERT_EQ(1, run_tool(RAI_ZONE_MISSING, out, sizeof(out)));
+	ASSERT_EQ(1, rai_run_tool(RAI_ZONE_MISSING, out, sizeof(out)));
 	ASSERT_NE(NULL, strstr(out, "rdma-addrinfo: " RAI_ZONE_MISSING ": "));
-	ASSERT_EQ(1, run_tool("--async " RAI_ZONE_MISSING, out, sizeof(out)));
+	ASSERT_EQ(1, rai_run_tool("--async " RAI_ZONE_MISSING, out, sizeof(out)));
 	ASSERT_NE(NULL, strstr(out, "rdma-addrinfo: " RAI_ZONE_MISSING ": "));
 }
 
@@ -115,9 +94,9 @@ TEST(usage_errors_exit_2_and_help_exits_0)
 {
 	char out[4096];
 
-	ASSERT_EQ(2, run_tool("--family x25 host", out, sizeof(out)));
-	ASSERT_EQ(2, run_tool("", out, sizeof(out)));
-	ASSERT_EQ(0, run_tool("--help", out, sizeof(out)));
+	ASSERT_EQ(2, rai_run_tool("--family x25 host", out, sizeof(out)));
+	ASSERT_EQ(2, rai_run_tool("", out, sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool("--help", out, sizeof(out)));
 	ASSERT_NE(NULL, strstr(out, "Usage: rdma-addrinfo"));
 }
 

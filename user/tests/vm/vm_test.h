@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <rdma/rdma_addrinfo.h>
 
 #include "world_env.h"
@@ -136,6 +137,30 @@ __attribute__((constructor)) static void rai_test_preload_self(void)
 	execv(exe, argv);
 }
 #endif
+
+/*
+ * Run the tool (BUILD/bin/rdma-addrinfo) with @args: its exit status (-1
+ * if it did not exit), its output (stdout and stderr) in @out.
+ */
+static inline int rai_run_tool(const char *args, char *out, size_t size)
+{
+	char tool[PATH_MAX + 32], cmd[PATH_MAX + 256];
+	size_t len = 0, n;
+	FILE *p;
+	int status;
+
+	if (!rai_build_path(tool, sizeof(tool), "bin/rdma-addrinfo"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", tool, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (len < size - 1 && (n = fread(out + len, 1, size - 1 - len, p)))
+		len += n;
+	out[len] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 /* A name no cache has seen: its NXDOMAIN takes a full upcall. */
 static inline const char *rai_fresh_missing_name(char *buf, size_t size)
