@@ -3,7 +3,8 @@
  * The wrapped event calls, rdma_get_cm_event() and rdma_ack_cm_event().
  *
  * rdma_get_cm_event() returns the module's ADDRINFO events of a channel
- * together with ucma's.  A waiter never blocks on channel->fd alone: it polls
+ * together with ucma's, first in, first out as far as order.c can tell.
+ * A waiter never blocks on channel->fd alone: it polls
  * channel->fd, the channel's module fd and the channel's kick fd (an eventfd,
  * written when the module fd is opened after the waiter started, or an event
  * becomes ready without a descriptor saying so), and reads channel->fd only
@@ -34,6 +35,7 @@
 #include "events.h"
 #include "export.h"
 #include "id.h"
+#include "order.h"
 #include "real.h"
 #include "registry.h"
 #include "wake.h"
@@ -321,6 +323,11 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 			ret = 1;	/* O_NONBLOCK: taken meanwhile */
 	}
 	pthread_cleanup_pop(1);
+	if (!ret) {
+		rai_lock();
+		rai_order_look(ch);	/* the next one: older than ADDRINFO? */
+		rai_unlock();
+	}
 	if (ret || !rai_wake_is_ours(*event))
 		return ret;
 	ev = rai_wake_event(*event);
@@ -377,7 +384,8 @@ static void rai_wait_look(struct rai_wait *w, struct pollfd *pfd,
 	int i;
 
 	rai_lock();
-	*event = rai_take_ready(ch);
+	/* First in, first out across both queues (order.c). */
+	*event = rai_order_ucma_first(ch) ? NULL : rai_take_ready(ch);
 	/* Reset by those it wakes: another caller would take their kicks. */
 	if (!*event && w->holds_kick &&
 	    read(ch->kick_fd, &kicks, sizeof(kicks)) < 0)

@@ -24,6 +24,7 @@
 #include "fallback.h"
 #include "id.h"
 #include "real.h"
+#include "order.h"
 #include "registry.h"
 #include "status.h"
 #include "wake.h"
@@ -44,6 +45,8 @@ static int rai_start(struct rai_id *st, struct rai_channel *ch,
 	st->sa = !!(req->cmd.ai_flags & RDMA_ADDRINFO_RAI_SA);
 	req->cmd.context = (uintptr_t)st->id;
 	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;
+	if (!st->sync)
+		rai_order_look(ch);	/* its event will be younger */
 	if (ioctl(ch->fd, RDMA_ADDRINFO_IOC_RESOLVE, &req->cmd))
 		return -1;
 	st->handle = req->cmd.handle;

@@ -24,6 +24,7 @@ struct rai_channel {
 	int waiters;		/* threads blocked with kick_fd in their set */
 	int reading;		/* a waiter is in librdmacm's get_cm_event */
 	int inherited;		/* from the parent of a fork() */
+	int ucma_first;		/* channel->fd's events are older (order.c) */
 	struct rai_channel *next;
 };
 
