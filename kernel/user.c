@@ -5,11 +5,12 @@
  * The device is open to every local user, so what one user may hold is
  * bounded apart from the per-file and module-wide caps: requests
  * (max_requests_per_user, kernel/request.c), DNS upcall slots
- * (max_upcalls_per_user) and dns_resolver keys (dns_max_keys_per_user,
- * both kernel/dns.c).  A user is the real uid of the task that makes the
- * request, as for the kernel's own per-user limits (RLIMIT_NPROC,
- * inotify): a set-uid program is charged to whoever runs it, and a file
- * passed to another process charges that process's user.
+ * (max_upcalls_per_user, kernel/dns_slots.c) and dns_resolver keys
+ * (dns_max_keys_per_user, kernel/dns_keys.c).  A user is the real uid of
+ * the task that makes the request, as for the kernel's own per-user
+ * limits (RLIMIT_NPROC, inotify): a set-uid program is charged to whoever
+ * runs it, and a file passed to another process charges that process's
+ * user.
  *
  * A task in a user namespace other than the initial one is charged to
  * the user who owns the outermost namespace below the initial one: a
