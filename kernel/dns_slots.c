@@ -27,9 +27,9 @@
  *
  * Locking: rai_dns_slot_lock (a spinlock) protects rai_dns_turns,
  * rai_dns_slots_busy and rai_dns_stopping, each user's struct
- * rai_dns_user but @nr_keys (kernel/dns_state.h), and each request's
- * @slot_entry and @slot.  The parameters and the back-off are read with
- * READ_ONCE(), under no lock.
+ * rai_dns_user but its @nr_keys, and each request's struct
+ * rai_dns_request's @slot_entry and @slot (kernel/dns_state.h).  The
+ * parameters and the back-off are read with READ_ONCE(), under no lock.
  */
 #include <linux/jiffies.h>
 #include <linux/list.h>
@@ -141,28 +141,28 @@ void rai_dns_batches_back_off(time64_t now)
 }
 
 /*
- * Whether @user's waiting requests should wait a little longer for others
- * to join them in one upcall: while the user has an upcall in progress,
- * until dns_batch_wait_ms after the oldest began to wait or after the
- * user's last upcall started, whichever is later (that upcall's batch
- * takes the requests waiting when it starts: the next one waits again).
- * *@until: when that wait ends.
+ * Whether the waiting requests of @du's user should wait a little longer
+ * for others to join them in one upcall: while the user has an upcall in
+ * progress, until dns_batch_wait_ms after the oldest began to wait or
+ * after the user's last upcall started, whichever is later (that upcall's
+ * batch takes the requests waiting when it starts: the next one waits
+ * again).  *@until: when that wait ends.
  */
-static bool rai_dns_gathering(struct rai_user *user, unsigned long *until)
+static bool rai_dns_gathering(struct rai_dns_user *du, unsigned long *until)
 {
 	unsigned int wait_ms = READ_ONCE(rai_dns_batch_wait_ms);
 	struct rai_request *req;
 	unsigned long since;
 
 	lockdep_assert_held(&rai_dns_slot_lock);
-	if (rai_dns_stopping || !user->nr_upcalls || !wait_ms ||
+	if (rai_dns_stopping || !du->nr_upcalls || !wait_ms ||
 	    !rai_dns_batches_on())
 		return false;
-	req = list_first_entry(&user->dns_waiting, struct rai_request,
-			       slot_entry);
+	req = list_first_entry(&du->waiting, struct rai_request,
+			       dns.slot_entry);
 	since = req->started;
-	if (time_after(user->dns_dispatched, since))
-		since = user->dns_dispatched;
+	if (time_after(du->dispatched, since))
+		since = du->dispatched;
 	*until = since + msecs_to_jiffies(wait_ms);
 	return time_before(jiffies, *until);
 }
@@ -171,34 +171,33 @@ static void rai_dns_dispatch(void)
 {
 	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
 	unsigned long until, next = 0;
+	struct rai_dns_user *du;
 	struct rai_request *req;
-	struct rai_user *user;
 	bool held = false;
 	LIST_HEAD(gathering);
 
 	lockdep_assert_held(&rai_dns_slot_lock);
 	while (rai_dns_slots_busy < rai_max_upcalls &&
 	       !list_empty(&rai_dns_turns)) {
-		user = list_first_entry(&rai_dns_turns, struct rai_user,
-					dns_turn);
-		list_del_init(&user->dns_turn);
-		if (user->nr_upcalls >= per_user)
+		du = list_first_entry(&rai_dns_turns, struct rai_dns_user, turn);
+		list_del_init(&du->turn);
+		if (du->nr_upcalls >= per_user)
 			continue;	/* back in turn when one of its ends */
-		if (rai_dns_gathering(user, &until)) {
-			list_add_tail(&user->dns_turn, &gathering);
+		if (rai_dns_gathering(du, &until)) {
+			list_add_tail(&du->turn, &gathering);
 			if (!held || time_before(until, next))
 				next = until;
 			held = true;
 			continue;
 		}
-		req = list_first_entry(&user->dns_waiting, struct rai_request,
-				       slot_entry);
-		list_del_init(&req->slot_entry);
-		if (!list_empty(&user->dns_waiting))
-			list_add_tail(&user->dns_turn, &rai_dns_turns);
-		req->dns_slot = true;
-		user->nr_upcalls++;
-		user->dns_dispatched = jiffies;
+		req = list_first_entry(&du->waiting, struct rai_request,
+				       dns.slot_entry);
+		list_del_init(&req->dns.slot_entry);
+		if (!list_empty(&du->waiting))
+			list_add_tail(&du->turn, &rai_dns_turns);
+		req->dns.slot = true;
+		du->nr_upcalls++;
+		du->dispatched = jiffies;
 		rai_dns_slots_busy++;
 		/* The queue's reference goes with the work. */
 		queue_work(rai_dns_slot_wq, &req->work);
@@ -223,15 +222,15 @@ static void rai_dns_gather_end(struct work_struct *work)
  */
 void rai_dns_slot_wait(struct rai_request *req)
 {
-	struct rai_user *user = req->user;
+	struct rai_dns_user *du = &req->user->dns;
 
 	spin_lock(&rai_dns_slot_lock);
 	if (rai_dns_slots_busy >= rai_max_upcalls ||
-	    user->nr_upcalls >= READ_ONCE(rai_max_upcalls_per_user))
+	    du->nr_upcalls >= READ_ONCE(rai_max_upcalls_per_user))
 		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
-	list_add_tail(&req->slot_entry, &user->dns_waiting);
-	if (list_empty(&user->dns_turn))
-		list_add_tail(&user->dns_turn, &rai_dns_turns);
+	list_add_tail(&req->dns.slot_entry, &du->waiting);
+	if (list_empty(&du->turn))
+		list_add_tail(&du->turn, &rai_dns_turns);
 	rai_dns_dispatch();
 	spin_unlock(&rai_dns_slot_lock);
 }
@@ -242,15 +241,15 @@ void rai_dns_slot_wait(struct rai_request *req)
  */
 bool rai_dns_slot_unwait(struct rai_request *req)
 {
-	struct rai_user *user = req->user;
+	struct rai_dns_user *du = &req->user->dns;
 	bool waiting;
 
 	spin_lock(&rai_dns_slot_lock);
-	waiting = !list_empty(&req->slot_entry);
+	waiting = !list_empty(&req->dns.slot_entry);
 	if (waiting) {
-		list_del_init(&req->slot_entry);
-		if (list_empty(&user->dns_waiting))
-			list_del_init(&user->dns_turn);
+		list_del_init(&req->dns.slot_entry);
+		if (list_empty(&du->waiting))
+			list_del_init(&du->turn);
 	}
 	spin_unlock(&rai_dns_slot_lock);
 	return waiting;
@@ -258,23 +257,23 @@ bool rai_dns_slot_unwait(struct rai_request *req)
 
 /*
  * Give back the slot @req holds.  Only a request that rai_dns_dispatch()
- * gave a slot has one (@dns_slot, under the slot lock), and it gives it
+ * gave a slot has one (@dns.slot, under the slot lock), and it gives it
  * back once: a call for a request without one does nothing.
  */
 void rai_dns_slot_release(struct rai_request *req)
 {
-	struct rai_user *user = req->user;
+	struct rai_dns_user *du = &req->user->dns;
 
 	spin_lock(&rai_dns_slot_lock);
-	if (!req->dns_slot) {
+	if (!req->dns.slot) {
 		spin_unlock(&rai_dns_slot_lock);
 		return;
 	}
-	req->dns_slot = false;
-	user->nr_upcalls--;
+	req->dns.slot = false;
+	du->nr_upcalls--;
 	rai_dns_slots_busy--;
-	if (!list_empty(&user->dns_waiting) && list_empty(&user->dns_turn))
-		list_add_tail(&user->dns_turn, &rai_dns_turns);
+	if (!list_empty(&du->waiting) && list_empty(&du->turn))
+		list_add_tail(&du->turn, &rai_dns_turns);
 	rai_dns_dispatch();
 	spin_unlock(&rai_dns_slot_lock);
 }
@@ -289,7 +288,7 @@ void rai_dns_slot_release(struct rai_request *req)
 struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 {
 	unsigned int max = READ_ONCE(rai_dns_batch_names);
-	struct rai_user *user = req->user;
+	struct rai_dns_user *du = &req->user->dns;
 	struct rai_dns_batch *batch;
 	struct rai_request *r, *tmp;
 
@@ -301,17 +300,17 @@ struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 		return NULL;
 	rai_dns_batch_add(batch, req, req->node, req->node_len);
 	spin_lock(&rai_dns_slot_lock);
-	list_for_each_entry_safe(r, tmp, &user->dns_waiting, slot_entry) {
+	list_for_each_entry_safe(r, tmp, &du->waiting, dns.slot_entry) {
 		if (batch->nr_reqs == max)
 			break;
 		if (r->file->net != req->file->net ||
 		    !rai_dns_batch_name_ok(r->node, r->node_len))
 			continue;
-		list_del_init(&r->slot_entry);
+		list_del_init(&r->dns.slot_entry);
 		rai_dns_batch_add(batch, r, r->node, r->node_len);
 	}
-	if (list_empty(&user->dns_waiting))
-		list_del_init(&user->dns_turn);
+	if (list_empty(&du->waiting))
+		list_del_init(&du->turn);
 	spin_unlock(&rai_dns_slot_lock);
 	if (batch->nr_reqs == 1) {
 		kfree(batch);
@@ -326,14 +325,14 @@ struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
  */
 void rai_dns_batch_requeue(struct rai_dns_batch *batch)
 {
-	struct rai_user *user = batch->reqs[0]->user;
+	struct rai_dns_user *du = &batch->reqs[0]->user->dns;
 	unsigned int i;
 
 	spin_lock(&rai_dns_slot_lock);
 	for (i = batch->nr_reqs - 1; i > 0; i--)
-		list_add(&batch->reqs[i]->slot_entry, &user->dns_waiting);
-	if (list_empty(&user->dns_turn))
-		list_add_tail(&user->dns_turn, &rai_dns_turns);
+		list_add(&batch->reqs[i]->dns.slot_entry, &du->waiting);
+	if (list_empty(&du->turn))
+		list_add_tail(&du->turn, &rai_dns_turns);
 	spin_unlock(&rai_dns_slot_lock);
 	batch->nr_reqs = 1;
 	batch->nr_names = 1;

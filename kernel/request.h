@@ -20,6 +20,7 @@
 #include <rdma/rdma_addrinfo_abi.h>
 
 #include "addr.h"
+#include "dns_state.h"
 
 struct mem_cgroup;
 struct net;
@@ -113,10 +114,7 @@ enum rai_request_state {
  * @memcg: memory cgroup of the creator, charged for work done on its behalf
  *	in workers (rai_request_charge_begin/end)
  * @user: the user charged for the request (kernel/user.c), referenced
- * @slot_entry: DNS: link in @user->dns_waiting while waiting for an upcall
- *	slot (kernel/dns.c)
- * @dns_slot: DNS: holds an upcall slot, given by the slot queue and given
- *	back exactly once (kernel/dns.c, its slot lock)
+ * @dns: the DNS wing's (upcall slot: kernel/dns_state.h)
  * @resident_entry: DNS: link in the requests of a name a resident resolver
  *	is asked for (kernel/dns_resident.c, its lock)
  * @dns_view: DNS: the view of its answers in the cache, 0 for the host's
@@ -167,8 +165,7 @@ struct rai_request {
 	void *backend_priv;
 	struct mem_cgroup *memcg;
 	struct rai_user *user;
-	struct list_head slot_entry;
-	bool dns_slot;
+	struct rai_dns_request dns;
 	struct list_head resident_entry;
 	u64 dns_view;
 	bool dns_upcall_ok;

@@ -86,8 +86,7 @@ struct rai_user *rai_user_get_current(void)
 	refcount_set(&new->ref, 1);
 	atomic_set(&new->nr_requests, 0);
 	atomic_long_set(&new->result_bytes, 0);
-	INIT_LIST_HEAD(&new->dns_waiting);
-	INIT_LIST_HEAD(&new->dns_turn);
+	rai_dns_user_init(&new->dns);
 
 	spin_lock_irqsave(&rai_users_lock, flags);
 	user = rai_user_find(uid);
@@ -114,8 +113,7 @@ void rai_user_put(struct rai_user *user)
 	spin_unlock_irqrestore(&rai_users_lock, flags);
 	if (!last)
 		return;
-	WARN_ON_ONCE(!list_empty(&user->dns_waiting) ||
-		     !list_empty(&user->dns_turn) || user->nr_upcalls ||
-		     user->nr_keys || atomic_long_read(&user->result_bytes));
+	WARN_ON_ONCE(!rai_dns_user_idle(&user->dns) ||
+		     atomic_long_read(&user->result_bytes));
 	kfree(user);
 }
