@@ -357,9 +357,9 @@ static void rai_dns_cache_key(const struct rai_request *req,
 			      struct rai_dns_cache_key *key)
 {
 	key->net = req->file->net;
-	key->view = req->dns_view;
+	key->view = req->dns.view;
 	/* A resolver's answers list every address, as our helper's. */
-	key->helper = req->dns_by_resident || rai_dns_helper_enabled();
+	key->helper = req->dns.by_resident || rai_dns_helper_enabled();
 }
 
 /*
@@ -461,15 +461,15 @@ static void rai_dns_prepare(struct rai_request *req)
 /*
  * Who may answer @req (in its RESOLVE ioctl: the caller's view is read):
  * the caller's resident resolver, returned referenced, and whether the
- * upcall may (@req->dns_upcall_ok).
+ * upcall may (@req->dns.upcall_ok).
  */
 static struct rai_resident *rai_dns_route(struct rai_request *req)
 {
 	struct rai_resident *r = rai_resident_find(req);
 
-	req->dns_upcall_ok = rai_dns_view_ok(req);
-	req->dns_by_resident = r;
-	req->dns_view = r ? rai_resident_view(r) : 0;
+	req->dns.upcall_ok = rai_dns_view_ok(req);
+	req->dns.by_resident = r;
+	req->dns.view = r ? rai_resident_view(r) : 0;
 	return r;
 }
 
@@ -483,15 +483,15 @@ static void rai_dns_to_upcall(struct rai_request *req)
 {
 	static const struct rai_dns_answer refused = { .status = -EPERM };
 
-	if (!req->dns_upcall_ok) {
+	if (!req->dns.upcall_ok) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc) without a resolver of its own; dns_host_view=Y answers them from the host's resolver\n");
 		rai_dns_answer_deliver(req, &refused);
 		return;
 	}
 	/* The upcall answers from the host's view, and asks our helper. */
-	req->dns_view = 0;
-	req->dns_by_resident = false;
+	req->dns.view = 0;
+	req->dns.by_resident = false;
 	rai_dns_slot_wait(req);
 }
 
@@ -509,7 +509,7 @@ static void rai_dns_start(struct rai_request *req)
 	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
 	struct rai_resident *r = rai_dns_route(req);
 
-	if (!r && !req->dns_upcall_ok) {
+	if (!r && !req->dns.upcall_ok) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
 		rai_request_complete(req, -EPERM, NULL, 0);
@@ -540,7 +540,7 @@ static bool rai_dns_answer_now(struct rai_request *req)
 	struct rai_resident *r = rai_dns_route(req);
 	bool done;
 
-	done = (r || req->dns_upcall_ok) &&
+	done = (r || req->dns.upcall_ok) &&
 	       rai_dns_answer_cached(req, r, true, false);
 	rai_resident_put(r);
 	return done;

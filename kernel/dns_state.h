@@ -39,10 +39,21 @@ struct rai_dns_user {
  *	slot (kernel/dns_slots.c, slot lock)
  * @slot: holds an upcall slot, given by the slot queue and given back
  *	exactly once (kernel/dns_slots.c, slot lock)
+ * @resident_entry: link in the requests of a name a resident resolver is
+ *	asked for (kernel/dns_resident_queue.c, its lock)
+ * @view: the view of its answers in the cache, 0 for the host's
+ *	(kernel/dns.c: set in RESOLVE, and when it goes to the upcall)
+ * @upcall_ok: the upcall may answer it (kernel/dns.c, with dns_view.c's
+ *	check, made in RESOLVE: a resolver's fallback runs elsewhere)
+ * @by_resident: a resident resolver serves it (kernel/dns.c, RESOLVE)
  */
 struct rai_dns_request {
 	struct list_head slot_entry;
 	bool slot;
+	struct list_head resident_entry;
+	u64 view;
+	bool upcall_ok;
+	bool by_resident;
 };
 
 /* A new user's, zeroed. */
@@ -63,6 +74,7 @@ static inline bool rai_dns_user_idle(const struct rai_dns_user *du)
 static inline void rai_dns_request_init(struct rai_dns_request *dr)
 {
 	INIT_LIST_HEAD(&dr->slot_entry);
+	INIT_LIST_HEAD(&dr->resident_entry);
 }
 
 #endif /* _RAI_DNS_STATE_H */

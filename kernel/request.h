@@ -114,14 +114,8 @@ enum rai_request_state {
  * @memcg: memory cgroup of the creator, charged for work done on its behalf
  *	in workers (rai_request_charge_begin/end)
  * @user: the user charged for the request (kernel/user.c), referenced
- * @dns: the DNS wing's (upcall slot: kernel/dns_state.h)
- * @resident_entry: DNS: link in the requests of a name a resident resolver
- *	is asked for (kernel/dns_resident.c, its lock)
- * @dns_view: DNS: the view of its answers in the cache, 0 for the host's
- *	(set in RESOLVE, and when it goes to the upcall)
- * @dns_upcall_ok: DNS: the upcall may answer it (dns_view.c's check, made
- *	in RESOLVE: a resolver's fallback runs elsewhere)
- * @dns_by_resident: DNS: a resident resolver serves it (RESOLVE)
+ * @dns: the DNS backend's (its route, upcall slot and resident resolver's
+ *	queue: kernel/dns_state.h)
  */
 struct rai_request {
 	refcount_t ref;
@@ -166,10 +160,6 @@ struct rai_request {
 	struct mem_cgroup *memcg;
 	struct rai_user *user;
 	struct rai_dns_request dns;
-	struct list_head resident_entry;
-	u64 dns_view;
-	bool dns_upcall_ok;
-	bool dns_by_resident;
 };
 
 /* Module parameters (request.c); read them with READ_ONCE(). */

@@ -327,7 +327,6 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	req.on_stack = true;
 	req.state = RAI_REQ_PENDING;
 	rai_dns_request_init(&req.dns);
-	INIT_LIST_HEAD(&req.resident_entry);
 	req.started = jiffies;
 	rai_resolve_fill(&req, r, n, n->node, ops);
 	if (!ops->answer_now(&req))
