@@ -21,6 +21,12 @@
  *
  * struct rai_user lives while a request of the user does; the table is
  * small (users with requests) and looked up once per RESOLVE.
+ *
+ * Locking: rai_users_lock (a spinlock, irqsave: rai_user_put() runs in
+ * any context) protects the table.  A user's last reference is dropped
+ * under it, so a user still in the table may be referenced again.  A
+ * user's @nr_requests and @result_bytes are atomic; its @dns is the DNS
+ * wing's, under the locks kernel/dns_state.h names.
  */
 #include <linux/cred.h>
 #include <linux/hashtable.h>
@@ -52,12 +58,15 @@ kuid_t rai_user_current_key(void)
 	return uid;
 }
 
+/*
+ * The user @uid in the table, referenced, or NULL.  Under rai_users_lock:
+ * a user found there has not dropped its last reference.
+ */
 static struct rai_user *rai_user_find(kuid_t uid)
 {
 	struct rai_user *user;
 
 	lockdep_assert_held(&rai_users_lock);
-
 	hash_for_each_possible(rai_users, user, hnode, __kuid_val(uid))
 		if (uid_eq(user->uid, uid)) {
 			refcount_inc(&user->ref);
