@@ -72,18 +72,6 @@ static long long gauge_settles(const char *name, long long value)
 	return v;
 }
 
-/* Wait for child @pid: its exit status, or 128 + signal, or -1. */
-static int child_status(pid_t pid)
-{
-	int st;
-
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
-}
-
 /*
  * In a child: a RESOLVE with RESOLVE_SYNC | RESOLVE_RESULTS, prepared by
  * @fill in a struct on a page that is then made read-only.  Exit codes:
@@ -164,7 +152,7 @@ static int readonly_as_nobody(void (*fill)(struct rdma_addrinfo_resolve *r,
 			_exit(2);
 		_exit(readonly_results_call(fd, fill));
 	}
-	return child_status(pid);
+	return rai_wait_child(pid);
 }
 
 TEST(readonly_struct_results_dns_name_that_waits_released_once)
@@ -236,7 +224,7 @@ TEST(readonly_results_array_for_a_name_that_waits_released_once)
 		fd = rai_dev_open(0);
 		_exit(fd < 0 ? 2 : readonly_array_call(fd));
 	}
-	EXPECT_EQ(0, child_status(pid));
+	EXPECT_EQ(0, rai_wait_child(pid));
 	rai_hosts_remove(line);
 	EXPECT_EQ(live0, gauge_settles("requests_live", live0));
 }
@@ -261,7 +249,7 @@ TEST(one_file_used_by_two_users_charges_each)
 	ASSERT_LE(0, pid);
 	if (!pid)
 		_exit(hold_requests(fd, 3, &err) == 2 && err == -EDQUOT ? 0 : 3);
-	EXPECT_EQ(0, child_status(pid));
+	EXPECT_EQ(0, rai_wait_child(pid));
 	/* Back to the first user: still at its cap. */
 	EXPECT_EQ(0, hold_requests(fd, 1, &err));
 	EXPECT_EQ(-EDQUOT, err);
@@ -346,7 +334,7 @@ TEST(refused_requests_destroyed_and_closed_at_once_give_back_nothing)
 	ASSERT_LE(0, pid);
 	if (!pid)
 		_exit(refused_storm());
-	ASSERT_EQ(0, child_status(pid));
+	ASSERT_EQ(0, rai_wait_child(pid));
 	EXPECT_EQ(refused0 + REFUSED_LOOPS, rai_stat("dns_view_refused"));
 	EXPECT_EQ(0, rai_stat("dns_slots_busy"));
 
@@ -362,7 +350,7 @@ TEST(refused_requests_destroyed_and_closed_at_once_give_back_nothing)
 			_exit(2);
 		_exit(status ? 3 : n == 1 ? 0 : 4);
 	}
-	EXPECT_EQ(0, child_status(pid));
+	EXPECT_EQ(0, rai_wait_child(pid));
 	rai_hosts_remove(line);
 	EXPECT_EQ(0, rai_stat("dns_slots_busy"));
 	free(res);
@@ -429,7 +417,7 @@ static void namespace_side(int go, int out)
 			tell_parent(out, got, err);
 			_exit(0);
 		}
-		if (child_status(pid))
+		if (rai_wait_child(pid))
 			tell_parent(out, -2, uid);
 	}
 	pause();
@@ -481,10 +469,10 @@ TEST(uids_of_one_user_namespace_share_one_users_caps)
 		got = hold_requests(fd, 32, &err);
 		_exit(got == atoi(REQUESTS_CAP) && err == -EDQUOT ? 0 : 3);
 	}
-	EXPECT_EQ(0, child_status(pid));
+	EXPECT_EQ(0, rai_wait_child(pid));
 
 	kill(ns, SIGKILL);
-	child_status(ns);
+	rai_wait_child(ns);
 	EXPECT_EQ(0, rai_param_set("max_requests_per_user", old));
 }
 
@@ -540,13 +528,13 @@ TEST(results_memory_per_user_bounded_in_bytes)
 	ASSERT_LE(0, pid);
 	if (!pid)
 		_exit(results_until_full(per + 3, true));
-	EXPECT_EQ(per, child_status(pid));
+	EXPECT_EQ(per, rai_wait_child(pid));
 	/* Another user has a share of its own. */
 	pid = rai_fork_as(OTHER_USER);
 	ASSERT_LE(0, pid);
 	if (!pid)
 		_exit(results_until_full(per, false));
-	EXPECT_EQ(per, child_status(pid));
+	EXPECT_EQ(per, rai_wait_child(pid));
 	EXPECT_EQ(0, rai_param_set("max_result_kib_per_user", old));
 }
 

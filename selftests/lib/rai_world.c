@@ -600,6 +600,17 @@ pid_t rai_fork_as(uid_t uid)
 	return 0;
 }
 
+int rai_wait_child(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+}
+
 long rai_key_user_keys(uid_t uid)
 {
 	unsigned int u, usage, nkeys, nikeys, qnkeys, maxkeys;

@@ -123,6 +123,8 @@ int rai_dns_server_answer(const char *name, int type);
  * and returns 0; the parent gets the child's pid, or -errno.
  */
 pid_t rai_fork_as(uid_t uid);
+/* Wait for child @pid: its exit status, or 128 + signal, or -1. */
+int rai_wait_child(pid_t pid);
 /* Keys uid holds against its quota (/proc/key-users qnkeys), or -errno. */
 long rai_key_user_keys(uid_t uid);
 
