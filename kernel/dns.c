@@ -3,11 +3,13 @@
  * rdma_addrinfo: the DNS backend.
  *
  * The DNS wing, a file per concern: this one is the backend (requests,
- * the upcall-slot scheduler, batches, refresh ahead, time-outs);
+ * asking for one name or a batch of them, refresh ahead, time-outs);
+ * dns_slots.c hands out the upcall slots and gathers batches;
  * dns_upcall.c asks dns_query() and chooses the helper; dns_answer.c
  * parses an answer once; dns_cache.c keeps answers; dns_keys.c bounds
  * the keys left behind; dns_view.c says whose view the upcall answers
- * from; dns_batch.c speaks the batch protocol.
+ * from; dns_batch.c speaks the batch protocol; dns_resident.c and
+ * dns_resident_queue.c serve resident resolvers.
  *
  * Names go to the kernel's dns_resolver key type: dns_query() with the
  * option "list" (every A and AAAA address, comma-separated), in the
@@ -15,26 +17,21 @@
  * request-key upcall has answered, so it runs on a workqueue, in one of
  * max_upcalls slots (each upcall is a root process), handed out
  * round-robin between users, at most max_upcalls_per_user to one user
- * (see "upcall slots" below).  Answers are cached in the keyring for the
+ * (kernel/dns_slots.c).  Answers are cached in the keyring for the
  * key's lifetime; a cached name costs no upcall.  The module keeps the
  * answers too (kernel/dns_cache.c) and serves a name it has inside the
  * RESOLVE ioctl, before any slot or keyring search.  The keys count against
- * root's key quota: the module bounds those it leaves behind (see "the
- * module's dns_resolver keys" below).
+ * root's key quota: the module bounds those it leaves behind
+ * (kernel/dns_keys.c).
  *
- * Batches: when a user's request gets a slot while more of that user's
- * requests wait for one, the names of up to dns_batch_names of them go to
- * our helper in one upcall (kernel/dns_batch.c has the format), resolved
- * there in parallel; requests for the same name share one answer.  While
- * the user has an upcall in progress, its waiting requests wait up to
- * dns_batch_wait_ms more to go in one batch ("gathering") rather than take
- * a slot each: a name asked alone is asked at once.  A batch
- * holds one slot, and only one user's names: a slow name delays no other
- * user.  Its key is read once and invalidated, and each name's answer is
- * kept in the module's cache for the TTL the helper read from DNS.  If
- * the helper does not answer a batch (it is older, or key.dns_resolver
- * got the key), every name is asked for on its own, and batches stay off
- * for RAI_DNS_BATCH_BACKOFF_S (or until dns_batch_names is written).
+ * Batches: the request given a slot takes its user's waiting requests
+ * along (kernel/dns_slots.c gathers them); their names go to our helper
+ * in one upcall, resolved there in parallel, and requests for the same
+ * name share one answer.  The batch's key is read once and invalidated,
+ * and each name's answer is kept in the module's cache for the TTL the
+ * helper read from DNS.  If the helper does not answer a batch (it is
+ * older, or key.dns_resolver got the key), every name is asked for on its
+ * own, and batches stay off for RAI_DNS_BATCH_BACKOFF_S.
  * A helper's answer served from the cache after half its TTL is asked
  * for again in the background, as a batch of one name ("refresh ahead"),
  * so that a name in use is always answered inside RESOLVE.
@@ -96,11 +93,15 @@
  * (counted as dns_view_refused), unless dns_host_view is set
  * (kernel/dns_view.c).  Numeric literals need no upcall and are not
  * affected.
+ *
+ * Locking: no lock of its own.  A request's state is its file's
+ * (kernel/request.c); the slots, and the waiting lists of users and
+ * requests, are dns_slots.c's (rai_dns_slot_lock); the counters here
+ * (upcalls in progress, refreshes, the batch sequence) are atomic.
  */
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/spinlock.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -119,6 +120,7 @@
 #include "dns_keys.h"
 #include "dns_resident.h"
 #include "dns_resident_queue.h"
+#include "dns_slots.h"
 #include "dns_upcall.h"
 #include "dns_view.h"
 #include "param.h"
@@ -126,159 +128,19 @@
 #include "result.h"
 #include "rai_trace.h"
 #include "stats.h"
-#include "user.h"
 
 static struct workqueue_struct *rai_dns_wq;
 /* The time-outs of DNS requests (dns_timeout_ms). */
 static struct workqueue_struct *rai_dns_timeout_wq;
 
-unsigned int rai_max_upcalls = 16;
-unsigned int rai_max_upcalls_per_user = 8;
 static unsigned int rai_dns_timeout_ms = 20000;
 
-RAI_PARAM_RANGE(max_upcalls, 1, 1024);
-RAI_PARAM_RANGE(max_upcalls_per_user, 1, 1024);
 RAI_PARAM_RANGE(dns_timeout_ms, 0, 600000);
 
-module_param_cb(max_upcalls, &rai_param_ops_max_upcalls,
-		&rai_max_upcalls, 0444);
-MODULE_PARM_DESC(max_upcalls,
-		 "DNS resolver upcalls in progress at most (default 16)");
-module_param_cb(max_upcalls_per_user, &rai_param_ops_max_upcalls_per_user,
-		&rai_max_upcalls_per_user, 0644);
-MODULE_PARM_DESC(max_upcalls_per_user,
-		 "DNS resolver upcalls one user may have in progress; slots go round-robin between users (default 8)");
 module_param_cb(dns_timeout_ms, &rai_param_ops_dns_timeout_ms,
 		&rai_dns_timeout_ms, 0644);
 MODULE_PARM_DESC(dns_timeout_ms,
 		 "A DNS request still unanswered after this fails with ETIMEDOUT; 0: no limit (default 20000)");
-
-/* ---- upcall slots: round-robin between users ---------------------------- */
-
-/*
- * A request waits on its user's dns_waiting list; users with waiting
- * requests and a free share take turns on rai_dns_turns.  Whenever a slot
- * is free, the user at the head of the turns gets it for its oldest
- * request and goes to the tail; a user at max_upcalls_per_user leaves the
- * turns until one of its upcalls ends.  A request holding a slot has its
- * work queued on rai_dns_wq (max_active = max_upcalls: it runs at once).
- *
- * rai_dns_slot_lock protects rai_dns_turns, rai_dns_slots_busy and
- * rai_dns_stopping, each user's dns_waiting, dns_turn, nr_upcalls and
- * dns_dispatched, and each request's slot_entry and dns_slot.
- */
-static DEFINE_SPINLOCK(rai_dns_slot_lock);
-static LIST_HEAD(rai_dns_turns);
-static unsigned int rai_dns_slots_busy;
-/*
- * Set once by rai_dns_exit(), under the slot lock: from then on nobody
- * gathers, so rai_dns_dispatch() never arms rai_dns_gather_work again
- * and the requests that the last upcalls still hand back run at once.
- */
-static bool rai_dns_stopping;
-
-static bool rai_dns_gathering(struct rai_user *user, unsigned long *until);
-static void rai_dns_gather_end(struct work_struct *work);
-/* Dispatches again when a user's gathering ends (see "batches" below). */
-static DECLARE_DELAYED_WORK(rai_dns_gather_work, rai_dns_gather_end);
-
-static void rai_dns_dispatch(void)
-{
-	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
-	unsigned long until, next = 0;
-	struct rai_request *req;
-	struct rai_user *user;
-	bool held = false;
-	LIST_HEAD(gathering);
-
-	lockdep_assert_held(&rai_dns_slot_lock);
-	while (rai_dns_slots_busy < rai_max_upcalls &&
-	       !list_empty(&rai_dns_turns)) {
-		user = list_first_entry(&rai_dns_turns, struct rai_user,
-					dns_turn);
-		list_del_init(&user->dns_turn);
-		if (user->nr_upcalls >= per_user)
-			continue;	/* back in turn when one of its ends */
-		if (rai_dns_gathering(user, &until)) {
-			list_add_tail(&user->dns_turn, &gathering);
-			if (!held || time_before(until, next))
-				next = until;
-			held = true;
-			continue;
-		}
-		req = list_first_entry(&user->dns_waiting, struct rai_request,
-				       slot_entry);
-		list_del_init(&req->slot_entry);
-		if (!list_empty(&user->dns_waiting))
-			list_add_tail(&user->dns_turn, &rai_dns_turns);
-		req->dns_slot = true;
-		user->nr_upcalls++;
-		user->dns_dispatched = jiffies;
-		rai_dns_slots_busy++;
-		/* The queue's reference goes with the work. */
-		queue_work(rai_dns_wq, &req->work);
-	}
-	/* Users still gathering keep their place, ahead of those served. */
-	list_splice(&gathering, &rai_dns_turns);
-	if (held)
-		mod_delayed_work(rai_dns_timeout_wq, &rai_dns_gather_work,
-				 time_after(next, jiffies) ? next - jiffies : 0);
-}
-
-static void rai_dns_slot_wait(struct rai_request *req)
-{
-	struct rai_user *user = req->user;
-
-	spin_lock(&rai_dns_slot_lock);
-	if (rai_dns_slots_busy >= rai_max_upcalls ||
-	    user->nr_upcalls >= READ_ONCE(rai_max_upcalls_per_user))
-		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
-	list_add_tail(&req->slot_entry, &user->dns_waiting);
-	if (list_empty(&user->dns_turn))
-		list_add_tail(&user->dns_turn, &rai_dns_turns);
-	rai_dns_dispatch();
-	spin_unlock(&rai_dns_slot_lock);
-}
-
-/* Take a request that has no slot yet off its user's list. */
-static bool rai_dns_slot_unwait(struct rai_request *req)
-{
-	struct rai_user *user = req->user;
-	bool waiting;
-
-	spin_lock(&rai_dns_slot_lock);
-	waiting = !list_empty(&req->slot_entry);
-	if (waiting) {
-		list_del_init(&req->slot_entry);
-		if (list_empty(&user->dns_waiting))
-			list_del_init(&user->dns_turn);
-	}
-	spin_unlock(&rai_dns_slot_lock);
-	return waiting;
-}
-
-/*
- * Give back the slot @req holds.  Only a request that rai_dns_dispatch()
- * gave a slot has one (@dns_slot, under the slot lock), and it gives it
- * back once: a call for a request without one does nothing.
- */
-static void rai_dns_slot_release(struct rai_request *req)
-{
-	struct rai_user *user = req->user;
-
-	spin_lock(&rai_dns_slot_lock);
-	if (!req->dns_slot) {
-		spin_unlock(&rai_dns_slot_lock);
-		return;
-	}
-	req->dns_slot = false;
-	user->nr_upcalls--;
-	rai_dns_slots_busy--;
-	if (!list_empty(&user->dns_waiting) && list_empty(&user->dns_turn))
-		list_add_tail(&user->dns_turn, &rai_dns_turns);
-	rai_dns_dispatch();
-	spin_unlock(&rai_dns_slot_lock);
-}
 
 /* dns_query() calls in progress. */
 static atomic_t rai_upcalls_active = ATOMIC_INIT(0);
@@ -288,61 +150,11 @@ static u64 rai_dns_upcalls_running(void)
 	return atomic_read(&rai_upcalls_active);
 }
 
-/* Upcall slots held now; 0 when no upcall runs. */
-static u64 rai_dns_slots_in_use(void)
-{
-	return READ_ONCE(rai_dns_slots_busy);
-}
-
-static struct rai_stats_gauge rai_dns_gauges[] = {
-	{ .name = "upcalls_active", .read = rai_dns_upcalls_running },
-	{ .name = "dns_slots_busy", .read = rai_dns_slots_in_use },
+static struct rai_stats_gauge rai_dns_upcalls_gauge = {
+	.name = "upcalls_active", .read = rai_dns_upcalls_running,
 };
 
-/* ---- requests ------------------------------------------------------------- */
-
-static void rai_dns_refresh(struct net *net, const char *name, u32 len);
-
-/* The cache's key for @req's answers. */
-static void rai_dns_cache_key(const struct rai_request *req,
-			      struct rai_dns_cache_key *key)
-{
-	key->net = req->file->net;
-	key->view = req->dns_view;
-	/* A resolver's answers list every address, as our helper's. */
-	key->helper = req->dns_by_resident || rai_dns_helper_enabled();
-}
-
-/*
- * A live answer in the cache: @req completed with it.  @first: the look
- * in RESOLVE, which also refreshes an answer past half its TTL (from @r,
- * the caller's resident resolver, if it has one); @count_miss: a miss is
- * counted (a request's first look that can wait).
- */
-static bool rai_dns_answer_cached(struct rai_request *req,
-				  struct rai_resident *r, bool first,
-				  bool count_miss)
-{
-	struct rai_dns_cache_key key;
-	struct rai_dns_answer answer;
-	struct rai_dns_cached *entry;
-	bool refresh;
-
-	rai_dns_cache_key(req, &key);
-	entry = rai_dns_cache_get(&key, req->node, req->node_len, count_miss,
-				  &answer, first && key.helper ? &refresh : NULL);
-	if (!entry)
-		return false;
-	rai_dns_answer_complete(req, &answer);
-	rai_dns_cache_put(entry);
-	if (!first || !key.helper || !refresh)
-		return true;
-	if (r)
-		rai_resident_refresh(r, req);
-	else if (!key.view)
-		rai_dns_refresh(req->file->net, req->node, req->node_len);
-	return true;
-}
+/* ---- one name, one upcall ------------------------------------------------ */
 
 /*
  * One name, one upcall: @answer for @req->node, its addresses parsed
@@ -390,153 +202,10 @@ static void rai_dns_ask_one(struct rai_request *req, bool helper,
 	rai_dns_cache_remember(&cache, req->node, req->node_len, answer);
 }
 
-/* ---- batches: the names of a user's waiting requests in one upcall ---- */
-
-static unsigned int rai_dns_batch_names = RAI_DNS_BATCH_MAX;
-
-static time64_t rai_dns_batch_off_until;
-
-/* Writing it also ends a back-off (RAI_DNS_BATCH_BACKOFF_S). */
-static int rai_dns_batch_names_set(const char *val,
-				   const struct kernel_param *kp)
-{
-	int ret = param_set_uint_minmax(val, kp, 1, RAI_DNS_BATCH_MAX);
-
-	if (!ret)
-		WRITE_ONCE(rai_dns_batch_off_until, 0);
-	return ret;
-}
-
-static const struct kernel_param_ops rai_dns_batch_names_ops = {
-	.set = rai_dns_batch_names_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(dns_batch_names, &rai_dns_batch_names_ops,
-		&rai_dns_batch_names, 0644);
-MODULE_PARM_DESC(dns_batch_names,
-		 "Names of one user's waiting DNS requests asked for in one upcall, at most (1: one name per upcall; default and most 64)");
-
-/* A helper that did not answer a batch is not asked for one for a while. */
-#define RAI_DNS_BATCH_BACKOFF_S	60
+/* ---- batches: many names in one upcall ------------------------------- */
 
 static atomic64_t rai_dns_batch_seq;
 static u32 rai_dns_batch_boot;
-
-/*
- * How long a user's request waits for others to share its upcall while
- * the user already has one in progress.  A name asked alone gets its
- * upcall at once; names asked together, a burst of rdma_resolve_addrinfo()
- * or threads each with a name, go in a few batches instead of a process
- * pair each (the processes, not the names, cost the time).
- */
-static unsigned int rai_dns_batch_wait_ms = 10;
-RAI_PARAM_RANGE(dns_batch_wait_ms, 0, 10000);
-module_param_cb(dns_batch_wait_ms, &rai_param_ops_dns_batch_wait_ms,
-		&rai_dns_batch_wait_ms, 0644);
-MODULE_PARM_DESC(dns_batch_wait_ms,
-		 "While a user has a DNS upcall in progress, its waiting requests wait up to this long for others to share their upcall; 0: a slot each at once (default 10)");
-
-/* Whether the helper is asked for batches (dns_batch_names, back-off). */
-static bool rai_dns_batches_on(void)
-{
-	return READ_ONCE(rai_dns_batch_names) >= 2 && rai_dns_helper_enabled() &&
-	       ktime_get_real_seconds() >= READ_ONCE(rai_dns_batch_off_until);
-}
-
-/*
- * Whether @user's waiting requests should wait a little longer for others
- * to join them in one upcall: while the user has an upcall in progress,
- * until dns_batch_wait_ms after the oldest began to wait or after the
- * user's last upcall started, whichever is later (that upcall's batch
- * takes the requests waiting when it starts: the next one waits again).
- * *@until: when that wait ends.
- */
-static bool rai_dns_gathering(struct rai_user *user, unsigned long *until)
-{
-	unsigned int wait_ms = READ_ONCE(rai_dns_batch_wait_ms);
-	struct rai_request *req;
-	unsigned long since;
-
-	lockdep_assert_held(&rai_dns_slot_lock);
-	if (rai_dns_stopping || !user->nr_upcalls || !wait_ms ||
-	    !rai_dns_batches_on())
-		return false;
-	req = list_first_entry(&user->dns_waiting, struct rai_request,
-			       slot_entry);
-	since = req->started;
-	if (time_after(user->dns_dispatched, since))
-		since = user->dns_dispatched;
-	*until = since + msecs_to_jiffies(wait_ms);
-	return time_before(jiffies, *until);
-}
-
-static void rai_dns_gather_end(struct work_struct *work)
-{
-	spin_lock(&rai_dns_slot_lock);
-	rai_dns_dispatch();
-	spin_unlock(&rai_dns_slot_lock);
-}
-
-/*
- * @req, which holds a slot, and the requests of its user waiting for one
- * in the same network namespace, oldest first, up to dns_batch_names, all
- * with names a batch can carry: they leave the wait with their slot
- * queue's reference.  NULL when there are
- * none (or batches are off).
- */
-static struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
-{
-	unsigned int max = READ_ONCE(rai_dns_batch_names);
-	struct rai_user *user = req->user;
-	struct rai_dns_batch *batch;
-	struct rai_request *r, *tmp;
-
-	if (!rai_dns_batches_on() ||
-	    !rai_dns_batch_name_ok(req->node, req->node_len))
-		return NULL;
-	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
-	if (!batch)
-		return NULL;
-	rai_dns_batch_add(batch, req, req->node, req->node_len);
-	spin_lock(&rai_dns_slot_lock);
-	list_for_each_entry_safe(r, tmp, &user->dns_waiting, slot_entry) {
-		if (batch->nr_reqs == max)
-			break;
-		if (r->file->net != req->file->net ||
-		    !rai_dns_batch_name_ok(r->node, r->node_len))
-			continue;
-		list_del_init(&r->slot_entry);
-		rai_dns_batch_add(batch, r, r->node, r->node_len);
-	}
-	if (list_empty(&user->dns_waiting))
-		list_del_init(&user->dns_turn);
-	spin_unlock(&rai_dns_slot_lock);
-	if (batch->nr_reqs == 1) {
-		kfree(batch);
-		return NULL;
-	}
-	return batch;
-}
-
-/*
- * The batch could not be asked for: its other requests wait again, at the
- * head of their user's queue, each for a slot of its own.
- */
-static void rai_dns_batch_requeue(struct rai_dns_batch *batch)
-{
-	struct rai_user *user = batch->reqs[0]->user;
-	unsigned int i;
-
-	spin_lock(&rai_dns_slot_lock);
-	for (i = batch->nr_reqs - 1; i > 0; i--)
-		list_add(&batch->reqs[i]->slot_entry, &user->dns_waiting);
-	if (list_empty(&user->dns_turn))
-		list_add_tail(&user->dns_turn, &rai_dns_turns);
-	spin_unlock(&rai_dns_slot_lock);
-	batch->nr_reqs = 1;
-	batch->nr_names = 1;
-}
 
 /*
  * Ask our helper for every name of @batch in one upcall, in @net, on
@@ -584,8 +253,7 @@ static int rai_dns_ask_batch(struct net *net, struct rai_request *req,
 		kfree(payload);
 		rai_stat_inc(RAI_STAT_DNS_BATCH_REFUSED);
 		if (ret != -ENOMEM && ret != -ESHUTDOWN) {
-			WRITE_ONCE(rai_dns_batch_off_until,
-				   now + RAI_DNS_BATCH_BACKOFF_S);
+			rai_dns_batches_back_off(now);
 			pr_notice_ratelimited("DNS helper did not answer a batch of names (%d): one name per upcall for %d s\n",
 					      ret, RAI_DNS_BATCH_BACKOFF_S);
 		}
@@ -662,7 +330,7 @@ static void rai_dns_refresh(struct net *net, const char *name, u32 len)
 {
 	struct rai_dns_refresh *r;
 
-	if (ktime_get_real_seconds() < READ_ONCE(rai_dns_batch_off_until) ||
+	if (rai_dns_batches_backed_off() ||
 	    !rai_dns_batch_name_ok(name, len))
 		return;		/* the helper answers no batch, or not of it */
 	if (atomic_inc_return(&rai_dns_refreshing) > RAI_DNS_REFRESH_MAX)
@@ -682,7 +350,48 @@ out:
 	atomic_dec(&rai_dns_refreshing);
 }
 
-/* ---- requests, continued -------------------------------------------------- */
+/* ---- requests ------------------------------------------------------------- */
+
+/* The cache's key for @req's answers. */
+static void rai_dns_cache_key(const struct rai_request *req,
+			      struct rai_dns_cache_key *key)
+{
+	key->net = req->file->net;
+	key->view = req->dns.view;
+	/* A resolver's answers list every address, as our helper's. */
+	key->helper = req->dns.by_resident || rai_dns_helper_enabled();
+}
+
+/*
+ * A live answer in the cache: @req completed with it.  @first: the look
+ * in RESOLVE, which also refreshes an answer past half its TTL (from @r,
+ * the caller's resident resolver, if it has one); @count_miss: a miss is
+ * counted (a request's first look that can wait).
+ */
+static bool rai_dns_answer_cached(struct rai_request *req,
+				  struct rai_resident *r, bool first,
+				  bool count_miss)
+{
+	struct rai_dns_cache_key key;
+	struct rai_dns_answer answer;
+	struct rai_dns_cached *entry;
+	bool refresh;
+
+	rai_dns_cache_key(req, &key);
+	entry = rai_dns_cache_get(&key, req->node, req->node_len, count_miss,
+				  &answer, first && key.helper ? &refresh : NULL);
+	if (!entry)
+		return false;
+	rai_dns_answer_complete(req, &answer);
+	rai_dns_cache_put(entry);
+	if (!first || !key.helper || !refresh)
+		return true;
+	if (r)
+		rai_resident_refresh(r, req);
+	else if (!key.view)
+		rai_dns_refresh(req->file->net, req->node, req->node_len);
+	return true;
+}
 
 static void rai_dns_work(struct work_struct *work)
 {
@@ -752,15 +461,15 @@ static void rai_dns_prepare(struct rai_request *req)
 /*
  * Who may answer @req (in its RESOLVE ioctl: the caller's view is read):
  * the caller's resident resolver, returned referenced, and whether the
- * upcall may (@req->dns_upcall_ok).
+ * upcall may (@req->dns.upcall_ok).
  */
 static struct rai_resident *rai_dns_route(struct rai_request *req)
 {
 	struct rai_resident *r = rai_resident_find(req);
 
-	req->dns_upcall_ok = rai_dns_view_ok(req);
-	req->dns_by_resident = r;
-	req->dns_view = r ? rai_resident_view(r) : 0;
+	req->dns.upcall_ok = rai_dns_view_ok(req);
+	req->dns.by_resident = r;
+	req->dns.view = r ? rai_resident_view(r) : 0;
 	return r;
 }
 
@@ -774,15 +483,15 @@ static void rai_dns_to_upcall(struct rai_request *req)
 {
 	static const struct rai_dns_answer refused = { .status = -EPERM };
 
-	if (!req->dns_upcall_ok) {
+	if (!req->dns.upcall_ok) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc) without a resolver of its own; dns_host_view=Y answers them from the host's resolver\n");
 		rai_dns_answer_deliver(req, &refused);
 		return;
 	}
 	/* The upcall answers from the host's view, and asks our helper. */
-	req->dns_view = 0;
-	req->dns_by_resident = false;
+	req->dns.view = 0;
+	req->dns.by_resident = false;
 	rai_dns_slot_wait(req);
 }
 
@@ -800,7 +509,7 @@ static void rai_dns_start(struct rai_request *req)
 	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
 	struct rai_resident *r = rai_dns_route(req);
 
-	if (!r && !req->dns_upcall_ok) {
+	if (!r && !req->dns.upcall_ok) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
 		rai_request_complete(req, -EPERM, NULL, 0);
@@ -831,7 +540,7 @@ static bool rai_dns_answer_now(struct rai_request *req)
 	struct rai_resident *r = rai_dns_route(req);
 	bool done;
 
-	done = (r || req->dns_upcall_ok) &&
+	done = (r || req->dns.upcall_ok) &&
 	       rai_dns_answer_cached(req, r, true, false);
 	rai_resident_put(r);
 	return done;
@@ -867,8 +576,6 @@ const struct rai_backend_ops rai_dns_ops = {
 
 int rai_dns_init(void)
 {
-	unsigned int i;
-
 	rai_dns_batch_boot = get_random_u32();
 	rai_dns_timeout_wq = alloc_workqueue("rai", WQ_UNBOUND, 0);
 	if (!rai_dns_timeout_wq)
@@ -880,8 +587,8 @@ int rai_dns_init(void)
 		goto err_timeout_wq;
 	if (rai_resident_init(rai_dns_to_upcall))
 		goto err_wq;
-	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
-		rai_stats_gauge_add(&rai_dns_gauges[i]);
+	rai_stats_gauge_add(&rai_dns_upcalls_gauge);
+	rai_dns_slots_init(rai_dns_wq, rai_dns_timeout_wq);
 	rai_dns_keys_init();
 	rai_dns_cache_init();
 	return 0;
@@ -895,25 +602,20 @@ err_timeout_wq:
 
 /*
  * After every file is closed (no request waits for a slot, except those
- * that a batch that could not be asked hands back): stops gathering, so
- * that nothing arms rai_dns_gather_work again once it is cancelled; waits
+ * that a batch that could not be asked hands back): stops gathering
+ * (rai_dns_slots_stop(): the requests handed back run at once); waits
  * for upcalls still in progress and the requests they hand back, then
  * forgets the key records; last, waits for time-outs still running.
  */
 void rai_dns_exit(void)
 {
-	unsigned int i;
-
-	spin_lock(&rai_dns_slot_lock);
-	rai_dns_stopping = true;
-	spin_unlock(&rai_dns_slot_lock);
-	cancel_delayed_work_sync(&rai_dns_gather_work);
+	rai_dns_slots_stop();
 	/* Resolvers handed what they held to the slot queue at release. */
 	rai_resident_exit();
 	destroy_workqueue(rai_dns_wq);
 	rai_dns_cache_exit();
-	for (i = 0; i < ARRAY_SIZE(rai_dns_gauges); i++)
-		rai_stats_gauge_del(&rai_dns_gauges[i]);
+	rai_stats_gauge_del(&rai_dns_upcalls_gauge);
+	rai_dns_slots_exit();
 	rai_dns_keys_exit();
 	destroy_workqueue(rai_dns_timeout_wq);
 }

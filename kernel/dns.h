@@ -6,10 +6,6 @@
 #ifndef _RAI_DNS_H
 #define _RAI_DNS_H
 
-/* Module parameters (dns.c); max_upcalls is read-only. */
-extern unsigned int rai_max_upcalls;
-extern unsigned int rai_max_upcalls_per_user;
-
 int rai_dns_init(void);
 void rai_dns_exit(void);
 

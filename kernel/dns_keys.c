@@ -19,7 +19,7 @@
  *
  * Locking: rai_dns_key_lock (a spinlock) protects the records (hash,
  * list), rai_dns_nr_keys, rai_dns_key_next_expiry and every user's
- * nr_keys.
+ * dns.nr_keys.
  */
 #include <linux/err.h>
 #include <linux/hashtable.h>
@@ -80,7 +80,7 @@ static void rai_dns_key_drop(struct rai_dns_key *key)
 	hash_del(&key->hnode);
 	list_del(&key->entry);
 	rai_dns_nr_keys -= key->nr;
-	key->user->nr_keys -= key->nr;
+	key->user->dns.nr_keys -= key->nr;
 	rai_user_put(key->user);
 	kfree(key);
 }
@@ -146,14 +146,14 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 			return NULL;
 		}
 	}
-	if (rai_dns_nr_keys + nr > max || user->nr_keys + nr > umax) {
+	if (rai_dns_nr_keys + nr > max || user->dns.nr_keys + nr > umax) {
 		spin_unlock(&rai_dns_key_lock);
 		kfree(new);
 		rai_stat_inc(RAI_STAT_DNS_KEYS_FULL);
 		return ERR_PTR(-EAGAIN);
 	}
 	*invalidate = rai_dns_nr_keys + nr > max / 2 ||
-		      user->nr_keys + nr > umax / 2;
+		      user->dns.nr_keys + nr > umax / 2;
 	new->net = net;
 	new->len = len;
 	memcpy(new->name, name, len);
@@ -165,7 +165,7 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 	new->expiry = TIME64_MAX;
 	refcount_inc(&user->ref);
 	new->user = user;
-	user->nr_keys += nr;
+	user->dns.nr_keys += nr;
 	rai_dns_nr_keys += nr;
 	hash_add(rai_dns_keys, &new->hnode, hash);
 	list_add_tail(&new->entry, &rai_dns_key_list);

@@ -198,7 +198,7 @@ static bool rai_resident_ask(struct rai_resident *r,
  */
 bool rai_resident_submit(struct rai_resident *r, struct rai_request *req)
 {
-	if (rai_resident_ask(r, req, &req->resident_entry))
+	if (rai_resident_ask(r, req, &req->dns.resident_entry))
 		return true;
 	rai_stat_inc(RAI_STAT_RESOLVER_FALLBACKS);
 	return false;

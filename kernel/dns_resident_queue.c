@@ -17,7 +17,7 @@
  * time-out through rai_resident_unwait()).
  *
  * rai_resident_queue_lock protects every queue, its users and names, each
- * name's requests and every request's @resident_entry.
+ * name's requests and every request's @dns.resident_entry.
  */
 #include <linux/atomic.h>
 #include <linux/jhash.h>
@@ -115,7 +115,7 @@ rai_resident_user(struct rai_resident_queue *q, kuid_t uid)
 
 /*
  * @n out of @q (the caller frees it), its requests moved to @reqs, each
- * still linked by its @resident_entry.
+ * still linked by its @dns.resident_entry.
  */
 static void rai_resident_unlink(struct rai_resident_queue *q,
 				struct rai_resident_name *n,
@@ -194,8 +194,8 @@ static bool rai_resident_add(struct rai_resident_queue *q,
  * @uid: the user asking
  * @name: the name
  * @len: its length
- * @attach: a request's @resident_entry, to wait for the name (with the DNS
- *	queue's reference), or NULL
+ * @attach: a request's @dns.resident_entry, to wait for the name (with
+ *	the DNS queue's reference), or NULL
  *
  * Process context.  Return: 1 for a new name (wake the resolver), 0 for
  * one already asked, -ESHUTDOWN when @q is closed, -ENOSPC when it or the
@@ -400,9 +400,9 @@ bool rai_resident_unwait(struct rai_request *req)
 	bool waiting;
 
 	spin_lock(&rai_resident_queue_lock);
-	waiting = !list_empty(&req->resident_entry);
+	waiting = !list_empty(&req->dns.resident_entry);
 	if (waiting)
-		list_del_init(&req->resident_entry);
+		list_del_init(&req->dns.resident_entry);
 	spin_unlock(&rai_resident_queue_lock);
 	return waiting;
 }
@@ -425,8 +425,8 @@ void rai_resident_hand_over(struct list_head *reqs,
 	spin_lock(&rai_resident_queue_lock);
 	while (!list_empty(reqs)) {
 		req = list_first_entry(reqs, struct rai_request,
-				       resident_entry);
-		list_del_init(&req->resident_entry);
+				       dns.resident_entry);
+		list_del_init(&req->dns.resident_entry);
 		spin_unlock(&rai_resident_queue_lock);
 		if (answer) {
 			rai_dns_answer_deliver(req, answer);

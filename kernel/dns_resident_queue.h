@@ -24,7 +24,7 @@ struct rai_resident_user;
  * @entry: in its user's @names, the queue's @returned, or (taken) the
  *	queue's @taken
  * @user: the user who asked first (struct rai_resident_user)
- * @reqs: the requests waiting for it (their @resident_entry)
+ * @reqs: the requests waiting for it (their @dns.resident_entry)
  * @id: what the resolver is told, and answers with
  * @deadline: jiffies when a taken name goes to the fallback
  * @taken: taken by the resolver, not yet answered

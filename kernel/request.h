@@ -20,6 +20,7 @@
 #include <rdma/rdma_addrinfo_abi.h>
 
 #include "addr.h"
+#include "dns_state.h"
 
 struct mem_cgroup;
 struct net;
@@ -113,17 +114,8 @@ enum rai_request_state {
  * @memcg: memory cgroup of the creator, charged for work done on its behalf
  *	in workers (rai_request_charge_begin/end)
  * @user: the user charged for the request (kernel/user.c), referenced
- * @slot_entry: DNS: link in @user->dns_waiting while waiting for an upcall
- *	slot (kernel/dns.c)
- * @dns_slot: DNS: holds an upcall slot, given by the slot queue and given
- *	back exactly once (kernel/dns.c, its slot lock)
- * @resident_entry: DNS: link in the requests of a name a resident resolver
- *	is asked for (kernel/dns_resident.c, its lock)
- * @dns_view: DNS: the view of its answers in the cache, 0 for the host's
- *	(set in RESOLVE, and when it goes to the upcall)
- * @dns_upcall_ok: DNS: the upcall may answer it (dns_view.c's check, made
- *	in RESOLVE: a resolver's fallback runs elsewhere)
- * @dns_by_resident: DNS: a resident resolver serves it (RESOLVE)
+ * @dns: the DNS backend's (its route, upcall slot and resident resolver's
+ *	queue: kernel/dns_state.h)
  */
 struct rai_request {
 	refcount_t ref;
@@ -167,12 +159,7 @@ struct rai_request {
 	void *backend_priv;
 	struct mem_cgroup *memcg;
 	struct rai_user *user;
-	struct list_head slot_entry;
-	bool dns_slot;
-	struct list_head resident_entry;
-	u64 dns_view;
-	bool dns_upcall_ok;
-	bool dns_by_resident;
+	struct rai_dns_request dns;
 };
 
 /* Module parameters (request.c); read them with READ_ONCE(). */

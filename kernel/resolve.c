@@ -326,8 +326,7 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	req.file = file;
 	req.on_stack = true;
 	req.state = RAI_REQ_PENDING;
-	INIT_LIST_HEAD(&req.slot_entry);
-	INIT_LIST_HEAD(&req.resident_entry);
+	rai_dns_request_init(&req.dns);
 	req.started = jiffies;
 	rai_resolve_fill(&req, r, n, n->node, ops);
 	if (!ops->answer_now(&req))

@@ -5,11 +5,12 @@
  * The device is open to every local user, so what one user may hold is
  * bounded apart from the per-file and module-wide caps: requests
  * (max_requests_per_user, kernel/request.c), DNS upcall slots
- * (max_upcalls_per_user) and dns_resolver keys (dns_max_keys_per_user,
- * both kernel/dns.c).  A user is the real uid of the task that makes the
- * request, as for the kernel's own per-user limits (RLIMIT_NPROC,
- * inotify): a set-uid program is charged to whoever runs it, and a file
- * passed to another process charges that process's user.
+ * (max_upcalls_per_user, kernel/dns_slots.c) and dns_resolver keys
+ * (dns_max_keys_per_user, kernel/dns_keys.c).  A user is the real uid of
+ * the task that makes the request, as for the kernel's own per-user
+ * limits (RLIMIT_NPROC, inotify): a set-uid program is charged to whoever
+ * runs it, and a file passed to another process charges that process's
+ * user.
  *
  * A task in a user namespace other than the initial one is charged to
  * the user who owns the outermost namespace below the initial one: a
@@ -20,6 +21,12 @@
  *
  * struct rai_user lives while a request of the user does; the table is
  * small (users with requests) and looked up once per RESOLVE.
+ *
+ * Locking: rai_users_lock (a spinlock, irqsave: rai_user_put() runs in
+ * any context) protects the table.  A user's last reference is dropped
+ * under it, so a user still in the table may be referenced again.  A
+ * user's @nr_requests and @result_bytes are atomic; its @dns is the DNS
+ * wing's, under the locks kernel/dns_state.h names.
  */
 #include <linux/cred.h>
 #include <linux/hashtable.h>
@@ -51,12 +58,15 @@ kuid_t rai_user_current_key(void)
 	return uid;
 }
 
+/*
+ * The user @uid in the table, referenced, or NULL.  Under rai_users_lock:
+ * a user found there has not dropped its last reference.
+ */
 static struct rai_user *rai_user_find(kuid_t uid)
 {
 	struct rai_user *user;
 
 	lockdep_assert_held(&rai_users_lock);
-
 	hash_for_each_possible(rai_users, user, hnode, __kuid_val(uid))
 		if (uid_eq(user->uid, uid)) {
 			refcount_inc(&user->ref);
@@ -85,8 +95,7 @@ struct rai_user *rai_user_get_current(void)
 	refcount_set(&new->ref, 1);
 	atomic_set(&new->nr_requests, 0);
 	atomic_long_set(&new->result_bytes, 0);
-	INIT_LIST_HEAD(&new->dns_waiting);
-	INIT_LIST_HEAD(&new->dns_turn);
+	rai_dns_user_init(&new->dns);
 
 	spin_lock_irqsave(&rai_users_lock, flags);
 	user = rai_user_find(uid);
@@ -113,8 +122,7 @@ void rai_user_put(struct rai_user *user)
 	spin_unlock_irqrestore(&rai_users_lock, flags);
 	if (!last)
 		return;
-	WARN_ON_ONCE(!list_empty(&user->dns_waiting) ||
-		     !list_empty(&user->dns_turn) || user->nr_upcalls ||
-		     user->nr_keys || atomic_long_read(&user->result_bytes));
+	WARN_ON_ONCE(!rai_dns_user_idle(&user->dns) ||
+		     atomic_long_read(&user->result_bytes));
 	kfree(user);
 }

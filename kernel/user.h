@@ -12,6 +12,8 @@
 #include <linux/refcount.h>
 #include <linux/uidgid.h>
 
+#include "dns_state.h"
+
 /**
  * struct rai_user - what one user holds of the module
  * @hnode: in the table of users (rai_users_lock)
@@ -20,14 +22,7 @@
  * @nr_requests: requests of the user that exist (max_requests_per_user)
  * @result_bytes: bytes of results its requests hold (kernel/request.c,
  *	max_result_kib_per_user)
- * @nr_upcalls: DNS upcall slots the user holds (kernel/dns.c, slot lock)
- * @nr_keys: dns_resolver keys charged to the user (kernel/dns_keys.c, key lock)
- * @dns_waiting: the user's DNS requests waiting for a slot, oldest first
- *	(kernel/dns.c, slot lock)
- * @dns_turn: link in the round-robin list of users waiting for a slot
- *	(kernel/dns.c, slot lock)
- * @dns_dispatched: jiffies when the user's last upcall got its slot
- *	(kernel/dns.c, slot lock; read only while @nr_upcalls is not 0)
+ * @dns: the DNS wing's (upcall slots, keys: kernel/dns_state.h)
  */
 struct rai_user {
 	struct hlist_node hnode;
@@ -35,11 +30,7 @@ struct rai_user {
 	refcount_t ref;
 	atomic_t nr_requests;
 	atomic_long_t result_bytes;
-	unsigned int nr_upcalls;
-	unsigned int nr_keys;
-	struct list_head dns_waiting;
-	struct list_head dns_turn;
-	unsigned long dns_dispatched;
+	struct rai_dns_user dns;
 };
 
 kuid_t rai_user_current_key(void);
