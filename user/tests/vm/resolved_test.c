@@ -7,7 +7,9 @@
  * through the tool, with no upcall and the module's resolver_* counters
  * saying it answered; a second one is refused (EBUSY) and exits 1;
  * killed, its names go to the upcall again; SIGTERM ends it with status
- * 0 (and under valgrind, which follows it from here, without a leak).
+ * 0, and in that case the resolver runs under valgrind's memcheck
+ * (started so from here; the suite runs this program natively only)
+ * without a leak or a memory error.
  */
 #include <signal.h>
 #include <sys/socket.h>
@@ -45,13 +47,17 @@ static int resolved_forget_names(void)
 	return ret;
 }
 
+/* The exit status valgrind gives a resolver it found an error in. */
+#define RESOLVED_VG_STATUS	254
+#define RESOLVED_VG_STATUS_ARG	"--error-exitcode=254"
+
 /*
  * Start the resolver with @arg (or none), NOTIFY_SOCKET the abstract
  * socket @notify_fd is bound to (-1: none), its stderr to @err_fd (-1:
- * as ours).  The pid, or -1.
+ * as ours); under valgrind's memcheck if @memcheck.  The pid, or -1.
  */
-static pid_t resolved_spawn(const char *notify_name, const char *arg,
-			    int err_fd)
+static pid_t resolved_spawn_how(const char *notify_name, const char *arg,
+				int err_fd, bool memcheck)
 {
 	char prog[PATH_MAX + 32];
 	pid_t pid;
@@ -67,8 +73,36 @@ static pid_t resolved_spawn(const char *notify_name, const char *arg,
 		unsetenv("NOTIFY_SOCKET");
 	if (err_fd >= 0)
 		dup2(err_fd, STDERR_FILENO);
-	execl(prog, prog, arg, (char *)NULL);
+	if (memcheck)
+		execlp("valgrind", "valgrind", "--quiet", "--leak-check=full",
+		       "--show-leak-kinds=definite,indirect",
+		       "--errors-for-leak-kinds=definite,indirect",
+		       RESOLVED_VG_STATUS_ARG,
+		       "--vgdb=no", prog, arg, (char *)NULL);
+	else
+		execl(prog, prog, arg, (char *)NULL);
 	_exit(127);
+}
+
+static pid_t resolved_spawn(const char *notify_name, const char *arg,
+			    int err_fd)
+{
+	return resolved_spawn_how(notify_name, arg, err_fd, false);
+}
+
+/* Is this process under valgrind (its preload is mapped)? */
+static bool resolved_under_valgrind(void)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, "vgpreload") != NULL;
+	fclose(f);
+	return found;
 }
 
 /* An abstract datagram socket "@rai-resolved-test-PID", named in @name. */
@@ -126,6 +160,7 @@ FIXTURE(resolved) {
 	pid_t pid;
 	char ready[256];
 	char deadline[32];	/* resolver_deadline_ms before, or "" */
+	bool memcheck;		/* the resolver runs under valgrind */
 };
 
 FIXTURE_SETUP(resolved)
@@ -150,7 +185,16 @@ FIXTURE_SETUP(resolved)
 		ASSERT_EQ(0, rai_param_set("resolver_deadline_ms", RESOLVED_DEADLINE_MS));
 	self->notify_fd = resolved_notify_socket(name, sizeof(name));
 	ASSERT_LE(0, self->notify_fd) TH_LOG("notify socket: %s", strerror(errno));
-	self->pid = resolved_spawn(name, NULL, -1);
+	/*
+	 * The resolver under valgrind in one case, the last: the suite runs
+	 * this program natively only (a start under valgrind takes 20-25 s
+	 * on TCG; seven of them were 5.5 minutes of make check).
+	 */
+	self->memcheck = !strcmp(_metadata->name,
+				 "sigterm_ends_it_with_status_zero") &&
+			 !resolved_under_valgrind() &&
+			 !system("valgrind --version >/dev/null 2>&1");
+	self->pid = resolved_spawn_how(name, NULL, -1, self->memcheck);
 	ASSERT_LT(0, self->pid);
 	/* READY=1 comes once registered; an early exit is a failure. */
 	pfd.fd = self->notify_fd;
@@ -322,7 +366,11 @@ TEST_F_TIMEOUT(resolved, sigterm_ends_it_with_status_zero, RESOLVED_TEST_S)
 	ASSERT_LE(0, status) TH_LOG("still running");
 	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
 	/* Under valgrind, 254: a leak or a memory error in the resolver. */
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("%s", WEXITSTATUS(status) == RESOLVED_VG_STATUS ?
+		       "valgrind found a leak or a memory error in the resolver" : "");
+	TH_LOG("the resolver ran %s", self->memcheck ? "under valgrind's memcheck" :
+	       "natively (no valgrind, or this test is under valgrind already)");
 }
 
 TEST_HARNESS_MAIN
