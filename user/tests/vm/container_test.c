@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "rai_world.h"
 #include "vm_test.h"
 #include "as_librdmacm.h"
 
@@ -34,23 +35,6 @@
 #define POD_PORT	"7471"
 #define POD_HOSTS	"/run/rai-container-hosts"
 #define POD_RESOLV	"/run/rai-container-resolv.conf"
-#define STATS		"/sys/kernel/debug/rdma_addrinfo/stats"
-
-/* The module's counter @name, or -1. */
-static long long container_stat(const char *name)
-{
-	FILE *f = fopen(STATS, "re");
-	long long v, found = -1;
-	char key[64];
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
-}
 
 /* @path holds @text.  Return: 0 or -1. */
 static int container_write(const char *path, const char *text)
@@ -259,7 +243,7 @@ static struct seen in_container(enum container_call call, const char *node)
 
 TEST(getaddrinfo_answers_from_the_container_s_own_view)
 {
-	long long r0 = container_stat("dns_view_refused");
+	long long r0 = rai_stat("dns_view_refused");
 	struct seen s = in_container(C_GETADDRINFO, POD_NAME);
 
 	ASSERT_EQ(0, s.setup) TH_LOG("namespaces: %s", strerror(s.setup));
@@ -274,12 +258,12 @@ TEST(getaddrinfo_answers_from_the_container_s_own_view)
 	EXPECT_TRUE(s.same);
 	/* The module was asked and refused the container's view. */
 	if (r0 >= 0)
-		EXPECT_LT(r0, container_stat("dns_view_refused"));
+		EXPECT_LT(r0, rai_stat("dns_view_refused"));
 }
 
 TEST(resolve_addrinfo_event_and_query_from_the_container_s_view)
 {
-	long long r0 = container_stat("dns_view_refused");
+	long long r0 = rai_stat("dns_view_refused");
 	struct seen s = in_container(C_RESOLVE, POD_NAME);
 
 	ASSERT_EQ(0, s.setup) TH_LOG("namespaces: %s", strerror(s.setup));
@@ -295,7 +279,7 @@ TEST(resolve_addrinfo_event_and_query_from_the_container_s_view)
 	EXPECT_STREQ(POD_ADDR, s.addr);
 	EXPECT_EQ(atoi(POD_PORT), s.port);
 	if (r0 >= 0)
-		EXPECT_LT(r0, container_stat("dns_view_refused"));
+		EXPECT_LT(r0, rai_stat("dns_view_refused"));
 }
 
 TEST(resolve_addrinfo_on_a_synchronous_id_in_a_container)
@@ -335,14 +319,14 @@ TEST(a_name_no_view_has_fails_as_in_librdmacm)
 
 TEST(numeric_literals_are_still_the_module_s)
 {
-	long long r0 = container_stat("dns_view_refused");
+	long long r0 = rai_stat("dns_view_refused");
 	struct seen s = in_container(C_GETADDRINFO, POD_ADDR);
 
 	ASSERT_EQ(0, s.setup) TH_LOG("namespaces: %s", strerror(s.setup));
 	ASSERT_EQ(0, s.ret);
 	EXPECT_STREQ(POD_ADDR, s.addr);
 	EXPECT_TRUE(s.same);
-	EXPECT_EQ(r0, container_stat("dns_view_refused"));
+	EXPECT_EQ(r0, rai_stat("dns_view_refused"));
 }
 
 /* Two lookups and a resolve in a container, for run_and_count(). */
