@@ -301,8 +301,9 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 	int busy, cancel;
 
 	rai_lock();
-	busy = ch->reading;
-	ch->reading = 1;
+	busy = ch->reading || ch->destroyed;	/* destroyed: look again */
+	if (!busy)
+		ch->reading = 1;
 	rai_unlock();
 	if (busy) {
 		sched_yield();	/* it takes what is queued, then we look */
@@ -325,7 +326,8 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 	pthread_cleanup_pop(1);
 	if (!ret) {
 		rai_lock();
-		rai_order_look(ch);	/* the next one: older than ADDRINFO? */
+		if (!ch->destroyed)
+			rai_order_look(ch);	/* the next: older than ADDRINFO? */
 		rai_unlock();
 	}
 	if (ret || !rai_wake_is_ours(*event))
@@ -351,39 +353,79 @@ struct rai_wait {
 /*
  * About to block: take the channel's kick fd into the wait, where an
  * ADDRINFO event can come at all, i.e. the channel has a module fd or
- * the module is there to give it one.  Return: whether it was taken.
+ * the module is there to give it one.  Return: whether to look again
+ * first (the kick fd was taken, or the channel destroyed meanwhile).
  */
 static int rai_wait_take_kick(struct rai_wait *w)
 {
+	int again;
+
 	w->tried_kick = 1;
 	rai_lock();
-	if (w->ch->fd >= 0 || rai_module_present())
-		w->holds_kick = rai_channel_wait_begin(w->channel) == w->ch;
+	if (!w->ch->destroyed && (w->ch->fd >= 0 || rai_module_present()))
+		w->holds_kick = !!rai_channel_wait_begin(w->ch);
+	again = w->holds_kick || w->ch->destroyed;
 	rai_unlock();
-	return w->holds_kick;
+	return again;
 }
 
-/* Also when the waiter is cancelled: it leaves the kick fd. */
+/* The waiter leaves the kick fd (locked). */
+static void rai_wait_leave_kick(struct rai_wait *w)
+{
+	if (w->holds_kick)
+		rai_channel_wait_end(w->ch);
+	w->holds_kick = 0;
+}
+
+/* Also when the waiter is cancelled: it leaves the kick fd and the channel. */
 static void rai_wait_end(void *arg)
 {
 	struct rai_wait *w = arg;
 
-	if (!w->holds_kick)
-		return;
 	rai_lock();
-	rai_channel_wait_end(w->ch);
+	rai_wait_leave_kick(w);
+	rai_channel_release(w->ch);
 	rai_unlock();
 }
 
-/* The descriptors to look at, *@event a ready event if there is one. */
-static void rai_wait_look(struct rai_wait *w, struct pollfd *pfd,
-			  struct rdma_cm_event **event)
+/*
+ * The channel was destroyed while this call waited on it.  librdmacm's
+ * waiter, blocked in read(), keeps the closed channel's file and sleeps on
+ * for good (a program such as cmtime of rdma-core 44 exits with it there):
+ * so does this one, without a descriptor, until a signal whose handler
+ * lacks SA_RESTART ends it with EINTR or the thread is cancelled.  On a
+ * non-blocking channel: EAGAIN, as its read would give.
+ */
+static int rai_wait_destroyed(struct rai_wait *w)
+{
+	struct pollfd none;
+
+	rai_lock();
+	rai_wait_leave_kick(w);
+	rai_unlock();
+	if (!w->blocking)
+		return ERR(EAGAIN);
+	while (rai_wait_fds(&none, 0) >= 0)
+		;
+	return -1;
+}
+
+/*
+ * The descriptors to look at, *@event a ready event if there is one.
+ * Return: 0, or 1 when the channel was destroyed meanwhile.
+ */
+static int rai_wait_look(struct rai_wait *w, struct pollfd *pfd,
+			 struct rdma_cm_event **event)
 {
 	struct rai_channel *ch = w->ch;
 	uint64_t kicks;
 	int i;
 
 	rai_lock();
+	if (ch->destroyed) {
+		rai_unlock();
+		return 1;
+	}
 	/* First in, first out across both queues (order.c). */
 	*event = rai_order_ucma_first(ch) ? NULL : rai_take_ready(ch);
 	/* Reset by those it wakes: another caller would take their kicks. */
@@ -398,6 +440,7 @@ static void rai_wait_look(struct rai_wait *w, struct pollfd *pfd,
 		pfd[i].events = POLLIN;
 		pfd[i].revents = 0;
 	}
+	return 0;
 }
 
 static int rai_wait_for_event(struct rai_wait *w, struct rdma_cm_event **event)
@@ -406,7 +449,8 @@ static int rai_wait_for_event(struct rai_wait *w, struct rdma_cm_event **event)
 	int n, ret;
 
 	for (;;) {
-		rai_wait_look(w, pfd, event);
+		if (rai_wait_look(w, pfd, event))
+			return rai_wait_destroyed(w);
 		if (*event)
 			return 0;
 		/* Negative fds (none yet) are left out by poll(). */
@@ -442,6 +486,8 @@ int rai_get_event(struct rdma_event_channel *channel,
 	w.blocking = !(flags & O_NONBLOCK);
 	rai_lock();
 	w.ch = rai_channel_add(channel);
+	if (w.ch)
+		rai_channel_hold(w.ch);
 	rai_unlock();
 	if (!w.ch)	/* no memory for it: ucma's events only */
 		return rai_real()->get_cm_event(channel, event);

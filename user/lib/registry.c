@@ -191,24 +191,45 @@ void rai_channel_kick(struct rai_channel *ch)
 		return;	/* EAGAIN: it is readable anyway */
 }
 
+/*
+ * A call of rdma_get_cm_event() holds @ch while it waits: a thread may
+ * destroy the channel meanwhile (cmtime of rdma-core 44 does so while its
+ * event thread waits), and the waiter still looks at @ch when it wakes.
+ */
+void rai_channel_hold(struct rai_channel *ch)
+{
+	rai_assert_locked();
+	ch->users++;
+}
+
+/* The call is over: the last user of a destroyed channel frees it. */
+void rai_channel_release(struct rai_channel *ch)
+{
+	rai_assert_locked();
+	if (--ch->users || !ch->destroyed)
+		return;
+	if (ch->kick_fd >= 0)
+		close(ch->kick_fd);
+	free(ch);
+}
+
 /**
- * rai_channel_wait_begin - a thread is about to block waiting on @channel
+ * rai_channel_wait_begin - a thread is about to block waiting on @ch
+ * @ch: a channel held with rai_channel_hold(), not destroyed
  *
  * The kick fd is in its poll set from now on, so that a request started
  * later (which opens the module fd) or an event made ready without a
  * descriptor saying so wakes it.  Shared by the channel's waiters; each
  * calls rai_channel_wait_end() when its wait is over.
  *
- * Return: the channel's state, or NULL (no memory or no fd to spare).
+ * Return: @ch, or NULL (no fd to spare).
  */
-struct rai_channel *rai_channel_wait_begin(struct rdma_event_channel *channel)
+struct rai_channel *rai_channel_wait_begin(struct rai_channel *ch)
 {
-	struct rai_channel *ch = rai_channel_add(channel);
-
 	rai_assert_locked();
-	if (ch && ch->kick_fd < 0)
+	if (ch->kick_fd < 0)
 		ch->kick_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!ch || ch->kick_fd < 0)
+	if (ch->kick_fd < 0)
 		return NULL;
 	ch->waiters++;
 	return ch;
@@ -249,7 +270,11 @@ static void rai_id_free(struct rai_id *st)
 	free(st);
 }
 
-/* Closing the fd destroys every request of the channel in the kernel. */
+/*
+ * Closing the fd destroys every request of the channel in the kernel.  A
+ * channel that calls of rdma_get_cm_event() still hold stays until the
+ * last of them lets go; its waiters are kicked to see it destroyed.
+ */
 void rai_channel_forget(struct rdma_event_channel *channel)
 {
 	struct rai_channel **pch, *ch;
@@ -276,6 +301,13 @@ void rai_channel_forget(struct rdma_event_channel *channel)
 	}
 	if (ch->fd >= 0)
 		close(ch->fd);
+	ch->fd = -1;
+	if (ch->users) {
+		ch->destroyed = 1;
+		ch->channel = NULL;
+		rai_channel_kick(ch);
+		return;
+	}
 	if (ch->kick_fd >= 0)
 		close(ch->kick_fd);
 	free(ch);

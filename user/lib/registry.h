@@ -25,6 +25,12 @@ struct rai_channel {
 	int reading;		/* a waiter is in librdmacm's get_cm_event */
 	int inherited;		/* from the parent of a fork() */
 	int ucma_first;		/* channel->fd's events are older (order.c) */
+	int users;		/* rdma_get_cm_event() calls holding it */
+	/*
+	 * rdma_destroy_event_channel() ran while a call held it: out of the
+	 * list, ->channel freed, the last user frees it (registry.c).
+	 */
+	int destroyed;
 	struct rai_channel *next;
 };
 
@@ -110,7 +116,9 @@ struct rai_channel *rai_channel_find(struct rdma_event_channel *channel);
 struct rai_channel *rai_channel_find_fd(int fd);
 struct rai_channel *rai_channel_next_watched(struct rai_channel *ch);
 struct rai_channel *rai_channel_add(struct rdma_event_channel *channel);
-struct rai_channel *rai_channel_wait_begin(struct rdma_event_channel *channel);
+void rai_channel_hold(struct rai_channel *ch);
+void rai_channel_release(struct rai_channel *ch);
+struct rai_channel *rai_channel_wait_begin(struct rai_channel *ch);
 void rai_channel_wait_end(struct rai_channel *ch);
 struct rai_channel *rai_channel_get(struct rdma_event_channel *channel);
 void rai_channel_kick(struct rai_channel *ch);

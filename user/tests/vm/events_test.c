@@ -608,6 +608,118 @@ TEST_F_TIMEOUT(ev, a_signal_without_sa_restart_interrupts_a_wait, 60)
 	alarms_stop();
 }
 
+/*
+ * A thread waiting in rdma_get_cm_event() while another destroys the
+ * channel (cmtime of rdma-core 44 does so on its way out, its event
+ * thread still waiting): librdmacm's waiter stays blocked in read() of
+ * the closed channel's file, until a signal or the end of the process.
+ * The library must not touch the channel's freed state when it wakes:
+ * CI's cmtime, preloaded, crashed there once in 25 runs (SIGSEGV).
+ */
+struct destroyed_waiter {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_event *ev;
+	int ret, err;
+	pid_t tid;
+	pthread_t thread;
+};
+
+static void *destroyed_waiter_main(void *arg)
+{
+	struct destroyed_waiter *w = arg;
+
+	w->tid = gettid();
+	w->ret = rdma_get_cm_event(w->ch, &w->ev);
+	w->err = errno;
+	return NULL;
+}
+
+/* Start a waiter on the fixture's channel; 0 once it sleeps in the wait. */
+static int destroyed_waiter_start(struct destroyed_waiter *w,
+				  struct rdma_event_channel *ch)
+{
+	int asleep = 0, i;
+
+	memset(w, 0, sizeof(*w));
+	w->ch = ch;
+	w->ret = -2;
+	if (pthread_create(&w->thread, NULL, destroyed_waiter_main, w))
+		return -1;
+	for (i = 0; i < 1500 && asleep < 3; i++) {
+		usleep(20000);
+		asleep = w->tid && thread_sleeps(w->tid) ? asleep + 1 : 0;
+	}
+	return asleep < 3 ? -1 : 0;
+}
+
+/* Destroy the fixture's id and channel under the waiter. */
+static void destroy_under_waiter(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(ev) *self)
+{
+	ASSERT_EQ(0, rdma_destroy_id(self->id));
+	self->id = NULL;
+	rdma_destroy_event_channel(self->ch);
+	self->ch = NULL;
+}
+
+TEST_F_TIMEOUT(ev, destroying_the_channel_leaves_its_waiter_waiting_until_a_signal, 60)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct destroyed_waiter w;
+	struct rdma_cm_event *ev;
+	char name[96];
+	int i;
+
+	/* The channel has a module fd: a request made and its event taken. */
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
+		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
+	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, EVENT_MS));
+	expect_addrinfo_event(_metadata, ev, self->id, 0);
+	ASSERT_LE(0, rdma_addrinfo_channel_fd(self->ch));
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
+	alarms = 0;
+	ASSERT_EQ(0, destroyed_waiter_start(&w, self->ch));
+	destroy_under_waiter(_metadata, self);
+	/* Still waiting, asleep, as librdmacm's read() would be. */
+	for (i = 0; i < 25; i++) {
+		usleep(20000);
+		ASSERT_EQ(-2, w.ret);
+	}
+	for (i = 0; i < 1500 && !thread_sleeps(w.tid); i++)
+		usleep(20000);
+	ASSERT_EQ(-2, w.ret);
+	pthread_kill(w.thread, SIGALRM);
+	pthread_join(w.thread, NULL);
+	EXPECT_EQ(-1, w.ret);
+	EXPECT_EQ(EINTR, w.err);
+	EXPECT_EQ(1, alarms);
+	alarms_stop();
+}
+
+/* Cancelled there, it leaves nothing behind (valgrind counts the leaks). */
+TEST_F_TIMEOUT(ev, a_waiter_on_a_destroyed_channel_can_be_cancelled, 60)
+{
+	struct destroyed_waiter w;
+	int i;
+
+	ASSERT_EQ(0, destroyed_waiter_start(&w, self->ch));
+	destroy_under_waiter(_metadata, self);
+	for (i = 0; i < 25; i++) {
+		usleep(20000);
+		ASSERT_EQ(-2, w.ret);
+	}
+	ASSERT_EQ(0, pthread_cancel(w.thread));
+	ASSERT_EQ(0, pthread_join(w.thread, NULL));
+	EXPECT_EQ(-2, w.ret);
+	/* The library still works, its lock free. */
+	self->ch = rdma_create_event_channel();
+	ASSERT_NE(NULL, self->ch);
+	ASSERT_EQ(0, rdma_create_id(self->ch, &self->id, NULL, RDMA_PS_TCP));
+	ASSERT_LE(0, rdma_addrinfo_channel_fd(self->ch));
+}
+
 TEST_F_TIMEOUT(ev, sa_restart_and_other_handlers_each_as_librdmacm, 120)
 {
 	struct sigaction restart = { .sa_handler = on_alarm,
