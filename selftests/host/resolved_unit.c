@@ -11,9 +11,10 @@
  *    ENODATA, EAGAIN, EREMOTEIO), with the helper's TTLs;
  *  - answers batched: names resolved while a send is under way go
  *    together in the next one, each answered once;
- *  - the pool holds no more names than its capacity, says when room is
- *    made, drops a name whose deadline passed before a thread took it,
- *    and sends nothing once stopped.
+ *  - the workers take names themselves from a stand-in device (a queue
+ *    and an eventfd readable while it has names), a name waking one
+ *    waiting worker, never more names taken than the capacity; a failed
+ *    take is said; nothing is taken or sent once stopped.
  *
  * No network: getaddrinfo() and res_search() are stand-ins below.
  */
@@ -24,9 +25,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <resolv.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -405,6 +408,91 @@ static void unit_sent_reset(unsigned int first_wait_ms)
 	pthread_mutex_unlock(&sent.lock);
 }
 
+/* The stand-in device: names to take, and an eventfd counting them. */
+static struct {
+	pthread_mutex_t lock;
+	char names[BATCH_NAMES * 2][32];
+	unsigned int next, count;
+	int fd;				/* EFD_SEMAPHORE: one per name */
+	int fail;			/* take returns this (-errno) if set */
+	unsigned int taken, empty;	/* takes with a name, without */
+	unsigned int outstanding, most;	/* taken, not yet sent */
+} dev = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
+
+static void unit_dev_reset(void)
+{
+	pthread_mutex_lock(&dev.lock);
+	if (dev.fd >= 0)
+		close(dev.fd);
+	dev.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE);
+	if (dev.fd < 0)
+		abort();
+	dev.next = dev.count = 0;
+	dev.fail = 0;
+	dev.taken = dev.empty = dev.outstanding = dev.most = 0;
+	pthread_mutex_unlock(&dev.lock);
+}
+
+static void unit_dev_add(const char *name)
+{
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&dev.lock);
+	snprintf(dev.names[dev.count++], sizeof(dev.names[0]), "%s", name);
+	if (write(dev.fd, &one, sizeof(one)) != sizeof(one))
+		abort();
+	pthread_mutex_unlock(&dev.lock);
+}
+
+/* pool_take_fn: RESOLVER_TAKE stand-in, ids in the order added. */
+static int unit_take(void *ctx, struct rdma_addrinfo_resolver_name *name)
+{
+	uint64_t one;
+	int ret = 0;
+
+	(void)ctx;
+	pthread_mutex_lock(&dev.lock);
+	if (dev.fail) {
+		ret = dev.fail;
+	} else if (dev.next < dev.count &&
+		   read(dev.fd, &one, sizeof(one)) == sizeof(one)) {
+		memset(name, 0, sizeof(*name));
+		name->id = dev.next;
+		snprintf(name->name, sizeof(name->name), "%s",
+			 dev.names[dev.next++]);
+		dev.taken++;
+		if (++dev.outstanding > dev.most)
+			dev.most = dev.outstanding;
+		ret = 1;
+	} else {
+		dev.empty++;
+	}
+	pthread_mutex_unlock(&dev.lock);
+	return ret;
+}
+
+/* Wait up to @ms for @n answers sent; whether they were. */
+static bool unit_wait_answers(unsigned int n, int ms)
+{
+	unsigned int got;
+
+	for (;;) {
+		pthread_mutex_lock(&sent.lock);
+		got = sent.answers;
+		pthread_mutex_unlock(&sent.lock);
+		if (got >= n || ms <= 0)
+			return got >= n;
+		unit_sleep_ms(10);
+		ms -= 10;
+	}
+}
+
+static struct pool *unit_pool(unsigned int threads, unsigned int capacity)
+{
+	return pool_create(threads, capacity, dev.fd, unit_take, unit_send,
+			   NULL);
+}
+
 static void test_pool_batches(void)
 {
 	unsigned long sends, answers;
@@ -413,14 +501,16 @@ static void test_pool_batches(void)
 	char name[64];
 
 	unit_sent_reset(200);
-	pool = pool_create(4, BATCH_NAMES, 0, unit_send, NULL);
+	unit_dev_reset();
+	pool = unit_pool(4, BATCH_NAMES);
 	CHECK(pool, "a pool of 4 threads for %d names", BATCH_NAMES);
 	if (!pool)
 		return;
 	for (i = 0; i < BATCH_NAMES; i++) {
 		snprintf(name, sizeof(name), "name%u.example", i);
-		pool_add(pool, i, name);
+		unit_dev_add(name);
 	}
+	CHECK(unit_wait_answers(BATCH_NAMES, 10000), "every name answered");
 	pool_drain(pool);
 	pool_stats(pool, &sends, &answers);
 	pool_destroy(pool);
@@ -436,6 +526,70 @@ static void test_pool_batches(void)
 	      "the pool's counts: %lu calls, %lu answers", sends, answers);
 }
 
+/* pool_send_fn wrapper: what was taken and is now answered. */
+static int unit_send_counted(void *ctx,
+			     struct rdma_addrinfo_resolver_answer *a,
+			     unsigned int n)
+{
+	pthread_mutex_lock(&dev.lock);
+	dev.outstanding -= n;
+	pthread_mutex_unlock(&dev.lock);
+	return unit_send(ctx, a, n);
+}
+
+static void test_pool_takes_only_what_it_has_room_for(void)
+{
+	struct pool *pool;
+	unsigned int i;
+
+	unit_sent_reset(0);
+	unit_dev_reset();
+	/* Four threads, room for two: slow names taken two at a time. */
+	pool = pool_create(4, 2, dev.fd, unit_take, unit_send_counted, NULL);
+	CHECK(pool, "a pool of 4 threads for 2 names");
+	if (!pool)
+		return;
+	for (i = 0; i < 6; i++)
+		unit_dev_add("slow.example");
+	CHECK(unit_wait_answers(6, 10000), "6 slow names answered");
+	pool_destroy(pool);
+	CHECK(dev.most == 2, "at most 2 names taken and not answered (%u)",
+	      dev.most);
+	for (i = 0; i < 6 && sent.per_id[i] == 1; i++)
+		;
+	CHECK(i == 6, "each answered once");
+}
+
+static void test_pool_wakes_one_worker_per_name(void)
+{
+	unsigned int i, empty;
+	struct pool *pool;
+
+	unit_sent_reset(0);
+	unit_dev_reset();
+	pool = unit_pool(16, 32);
+	CHECK(pool, "a pool of 16 threads");
+	if (!pool)
+		return;
+	unit_sleep_ms(200);	/* each has looked once and waits */
+	pthread_mutex_lock(&dev.lock);
+	empty = dev.empty;
+	pthread_mutex_unlock(&dev.lock);
+	for (i = 0; i < 20; i++) {
+		unit_dev_add("one.example");
+		unit_sleep_ms(20);
+	}
+	CHECK(unit_wait_answers(20, 5000), "20 names, one at a time, answered");
+	pool_destroy(pool);
+	/*
+	 * The thread that answered a name looks once more before it waits;
+	 * woken all at once, 16 threads would look 15 times in vain each.
+	 */
+	CHECK(dev.empty - empty <= 2 * 20,
+	      "a name wakes one waiting thread: %u takes found nothing for 20 names",
+	      dev.empty - empty);
+}
+
 static bool unit_fd_readable(int fd, int ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -443,38 +597,37 @@ static bool unit_fd_readable(int fd, int ms)
 	return poll(&pfd, 1, ms) == 1 && (pfd.revents & POLLIN);
 }
 
-static void test_pool_room_and_deadline(void)
+static void test_pool_failure_and_stop(void)
 {
 	struct pool *pool;
-	uint64_t count;
+	bool readable;
+	int err;
 
 	unit_sent_reset(0);
-	/* One thread, two names: the slow one, and one waiting past 100 ms. */
-	pool = pool_create(1, 2, 100, unit_send, NULL);
-	CHECK(pool, "a pool of 1 thread for 2 names, deadline 100 ms");
+	unit_dev_reset();
+	pool = unit_pool(2, 4);
+	CHECK(pool, "a pool of 2 threads");
 	if (!pool)
 		return;
-	CHECK(pool_room(pool) == 2, "room for 2");
-	CHECK(!pool_add(pool, 0, "slow.example") &&
-	      !pool_add(pool, 1, "late.example"), "two names added");
-	CHECK(pool_add(pool, 2, "more.example") == -ENOSPC,
-	      "a third: -ENOSPC");
-	CHECK(pool_room(pool) == 0, "no room");
-	CHECK(unit_fd_readable(pool_room_fd(pool), 5000),
-	      "the room fd says when room was made");
-	CHECK(read(pool_room_fd(pool), &count, sizeof(count)) == sizeof(count) &&
-	      !unit_fd_readable(pool_room_fd(pool), 0),
-	      "and is clear once read");
-	pool_drain(pool);
-	CHECK(pool_room(pool) == 2, "room for 2 again once drained");
-	CHECK(sent.per_id[0] == 1 && sent.per_id[1] == 0 && sent.answers == 1,
-	      "the slow name answered, the name past its deadline dropped (%u answers)",
-	      sent.answers);
+	CHECK(!unit_fd_readable(pool_failed_fd(pool), 100) &&
+	      !pool_failed(pool), "no failure while takes find nothing");
+	pthread_mutex_lock(&dev.lock);
+	dev.fail = -EIO;
+	pthread_mutex_unlock(&dev.lock);
+	unit_dev_add("woken.example");	/* wakes a thread, whose take fails */
+	readable = unit_fd_readable(pool_failed_fd(pool), 5000);
+	err = pool_failed(pool);
+	CHECK(readable && err == -EIO, "a failed take is said: %d", err);
 	pool_stop(pool);
-	CHECK(pool_add(pool, 3, "after.example") == -ENOSPC,
-	      "stopped: no name taken");
+	pthread_mutex_lock(&dev.lock);
+	dev.fail = 0;
+	pthread_mutex_unlock(&dev.lock);
+	unit_dev_add("after.example");
+	unit_sleep_ms(100);
 	pool_destroy(pool);
-	CHECK(sent.answers == 1, "stopped: nothing sent");
+	CHECK(dev.taken == 0 && sent.answers == 0,
+	      "stopped: nothing taken (%u), nothing sent (%u)", dev.taken,
+	      sent.answers);
 }
 
 int main(void)
@@ -486,6 +639,8 @@ int main(void)
 	test_files_read_again();
 	test_say_keeps_errno();
 	test_pool_batches();
-	test_pool_room_and_deadline();
+	test_pool_takes_only_what_it_has_room_for();
+	test_pool_wakes_one_worker_per_name();
+	test_pool_failure_and_stop();
 	return UNIT_SUMMARY();
 }

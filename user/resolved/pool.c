@@ -5,36 +5,29 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "answer.h"
 #include "pool.h"
 #include "say.h"
 
-/* A name waiting for a worker. */
-struct pool_name {
-	__u64 id;
-	struct timespec added;		/* CLOCK_MONOTONIC */
-	char name[RDMA_ADDRINFO_NAME_MAX + 1];
-};
-
 struct pool {
 	pthread_mutex_t lock;
-	pthread_cond_t work;		/* a name queued, or stopping */
-	pthread_cond_t idle;		/* held fell, or a send ended */
-	unsigned int capacity, deadline_ms;
-	unsigned int held;		/* queued, resolving, pending, sending */
-	/* The queue: a ring of @capacity names. */
-	struct pool_name *queue;
-	unsigned int head, queued;
+	pthread_cond_t idle;		/* held fell, a send ended, or stopping */
+	unsigned int capacity;
+	unsigned int held;		/* taken (or being taken), not yet sent */
 	/* Answers waiting to be sent, and the sender's own array. */
 	struct rdma_addrinfo_resolver_answer *pending, *sending;
 	unsigned int npending;
 	int sender;			/* a worker is sending */
-	int stopping, full;		/* pool_room() said 0 */
-	int room_fd;
+	int stopping;
+	int wait_fd;			/* the caller's: readable, names wait */
+	int stop_fd;			/* eventfd: written once, by pool_stop() */
+	int failed_fd;			/* eventfd: written when a take failed */
+	int error;			/* the first take's -errno, or 0 */
+	pool_take_fn take;
 	pool_send_fn send;
 	void *ctx;
 	unsigned long sends, answers;
@@ -42,27 +35,24 @@ struct pool {
 	pthread_t *threads;
 };
 
-static long pool_ms_since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t->tv_sec) * 1000L +
-	       (now.tv_nsec - t->tv_nsec) / 1000000L;
-}
-
 /* @n names left the pool: wake whoever waits for room (locked). */
 static void pool_release(struct pool *pool, unsigned int n)
 {
+	pool->held -= n;
+	pthread_cond_broadcast(&pool->idle);
+}
+
+/* A take failed with @err: the first says why and tells the caller. */
+static void pool_fail(struct pool *pool, int err)
+{
 	uint64_t one = 1;
 
-	pool->held -= n;
-	if (pool->full && n) {
-		pool->full = 0;
-		if (write(pool->room_fd, &one, sizeof(one)) < 0)
-			say(LOG_ERR, "room eventfd: %m");
-	}
-	pthread_cond_broadcast(&pool->idle);
+	if (pool->error)
+		return;
+	pool->error = err;
+	say(LOG_ERR, "take: %s", strerror(-err));
+	if (write(pool->failed_fd, &one, sizeof(one)) < 0)
+		say(LOG_ERR, "failed eventfd: %m");
 }
 
 /*
@@ -96,29 +86,80 @@ static void pool_flush(struct pool *pool)
 	pthread_cond_broadcast(&pool->idle);
 }
 
+/*
+ * The worker's own epoll set: the caller's wait_fd, exclusively (a name
+ * wakes one waiting worker), and the stop eventfd (it wakes them all).
+ */
+static int pool_worker_epoll(struct pool *pool)
+{
+	struct epoll_event names = { .events = EPOLLIN | EPOLLEXCLUSIVE };
+	struct epoll_event stop = { .events = EPOLLIN };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+
+	if (ep < 0)
+		return -errno;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, pool->wait_fd, &names) ||
+	    epoll_ctl(ep, EPOLL_CTL_ADD, pool->stop_fd, &stop)) {
+		int err = -errno;
+
+		close(ep);
+		return err;
+	}
+	return ep;
+}
+
+/*
+ * Take a name when there is room for it: 1 with *@name, 0 if none was
+ * waiting, -1 when the worker is to end (locked, dropped around @take).
+ */
+static int pool_take_one(struct pool *pool,
+			 struct rdma_addrinfo_resolver_name *name)
+{
+	int ret;
+
+	while (pool->held >= pool->capacity && !pool->stopping)
+		pthread_cond_wait(&pool->idle, &pool->lock);
+	if (pool->stopping || pool->error)
+		return -1;
+	pool->held++;		/* room for the name it takes */
+	pthread_mutex_unlock(&pool->lock);
+	ret = pool->take(pool->ctx, name);
+	pthread_mutex_lock(&pool->lock);
+	if (ret > 0)
+		return 1;
+	pool_release(pool, 1);
+	if (!ret)
+		return 0;
+	pool_fail(pool, ret);
+	return -1;
+}
+
 static void *pool_worker(void *arg)
 {
 	struct rdma_addrinfo_resolver_answer ans;
+	struct rdma_addrinfo_resolver_name name;
 	struct pool *pool = arg;
-	struct pool_name name;
+	struct epoll_event ev;
+	int ep, ret;
 
+	ep = pool_worker_epoll(pool);
 	pthread_mutex_lock(&pool->lock);
-	for (;;) {
-		while (!pool->queued && !pool->stopping)
-			pthread_cond_wait(&pool->work, &pool->lock);
-		if (pool->stopping)
+	if (ep < 0)
+		pool_fail(pool, ep);
+	while (ep >= 0) {
+		ret = pool_take_one(pool, &name);
+		if (ret < 0)
 			break;
-		name = pool->queue[pool->head];
-		pool->head = (pool->head + 1) % pool->capacity;
-		pool->queued--;
-		if (pool->deadline_ms &&
-		    pool_ms_since(&name.added) >= pool->deadline_ms) {
-			say(LOG_DEBUG, "%s: past its deadline, left to the module",
-			    name.name);
-			pool_release(pool, 1);
+		if (!ret) {
+			pthread_mutex_unlock(&pool->lock);
+			ret = epoll_wait(ep, &ev, 1, -1);
+			pthread_mutex_lock(&pool->lock);
+			if (ret < 0 && errno != EINTR)
+				pool_fail(pool, -errno);
 			continue;
 		}
 		pthread_mutex_unlock(&pool->lock);
+		name.name[sizeof(name.name) - 1] = '\0';
 		answer_build(&ans, name.id, name.name);
 		pthread_mutex_lock(&pool->lock);
 		if (pool->stopping) {
@@ -130,32 +171,34 @@ static void *pool_worker(void *arg)
 			pool_flush(pool);
 	}
 	pthread_mutex_unlock(&pool->lock);
+	if (ep >= 0)
+		close(ep);
 	return NULL;
 }
 
 static void pool_free(struct pool *pool)
 {
-	if (pool->room_fd >= 0)
-		close(pool->room_fd);
+	if (pool->stop_fd >= 0)
+		close(pool->stop_fd);
+	if (pool->failed_fd >= 0)
+		close(pool->failed_fd);
 	pthread_cond_destroy(&pool->idle);
-	pthread_cond_destroy(&pool->work);
 	pthread_mutex_destroy(&pool->lock);
 	free(pool->threads);
 	free(pool->sending);
 	free(pool->pending);
-	free(pool->queue);
 	free(pool);
 }
 
 /* pool.h */
 struct pool *pool_create(unsigned int threads, unsigned int capacity,
-			 unsigned int deadline_ms, pool_send_fn send,
+			 int wait_fd, pool_take_fn take, pool_send_fn send,
 			 void *ctx)
 {
 	struct pool *pool;
 	int err;
 
-	if (!threads || !capacity) {
+	if (!threads || !capacity || wait_fd < 0) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -163,19 +206,19 @@ struct pool *pool_create(unsigned int threads, unsigned int capacity,
 	if (!pool)
 		return NULL;
 	pthread_mutex_init(&pool->lock, NULL);
-	pthread_cond_init(&pool->work, NULL);
 	pthread_cond_init(&pool->idle, NULL);
 	pool->capacity = capacity;
-	pool->deadline_ms = deadline_ms;
+	pool->wait_fd = wait_fd;
+	pool->take = take;
 	pool->send = send;
 	pool->ctx = ctx;
-	pool->queue = calloc(capacity, sizeof(*pool->queue));
 	pool->pending = calloc(capacity, sizeof(*pool->pending));
 	pool->sending = calloc(capacity, sizeof(*pool->sending));
 	pool->threads = calloc(threads, sizeof(*pool->threads));
-	pool->room_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!pool->queue || !pool->pending || !pool->sending ||
-	    !pool->threads || pool->room_fd < 0) {
+	pool->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	pool->failed_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!pool->pending || !pool->sending || !pool->threads ||
+	    pool->stop_fd < 0 || pool->failed_fd < 0) {
 		err = errno;
 		pool_free(pool);
 		errno = err;
@@ -194,44 +237,20 @@ struct pool *pool_create(unsigned int threads, unsigned int capacity,
 }
 
 /* pool.h */
-unsigned int pool_room(struct pool *pool)
+int pool_failed_fd(const struct pool *pool)
 {
-	unsigned int room;
-
-	pthread_mutex_lock(&pool->lock);
-	room = pool->capacity - pool->held;
-	pool->full = !room;
-	pthread_mutex_unlock(&pool->lock);
-	return room;
+	return pool->failed_fd;
 }
 
 /* pool.h */
-int pool_room_fd(const struct pool *pool)
+int pool_failed(struct pool *pool)
 {
-	return pool->room_fd;
-}
-
-/* pool.h */
-int pool_add(struct pool *pool, __u64 id, const char *name)
-{
-	struct pool_name *slot;
+	int err;
 
 	pthread_mutex_lock(&pool->lock);
-	if (pool->held == pool->capacity || pool->stopping) {
-		pthread_mutex_unlock(&pool->lock);
-		return -ENOSPC;
-	}
-	/* held >= queued: the ring has room. */
-	slot = &pool->queue[(pool->head + pool->queued) % pool->capacity];
-	slot->id = id;
-	clock_gettime(CLOCK_MONOTONIC, &slot->added);
-	strncpy(slot->name, name, sizeof(slot->name) - 1);
-	slot->name[sizeof(slot->name) - 1] = '\0';
-	pool->queued++;
-	pool->held++;
-	pthread_cond_signal(&pool->work);
+	err = pool->error;
 	pthread_mutex_unlock(&pool->lock);
-	return 0;
+	return err;
 }
 
 /* pool.h */
@@ -246,9 +265,12 @@ void pool_drain(struct pool *pool)
 /* pool.h */
 void pool_stop(struct pool *pool)
 {
+	uint64_t one = 1;
+
 	pthread_mutex_lock(&pool->lock);
+	if (!pool->stopping && write(pool->stop_fd, &one, sizeof(one)) < 0)
+		say(LOG_ERR, "stop eventfd: %m");
 	pool->stopping = 1;
-	pthread_cond_broadcast(&pool->work);
 	pthread_cond_broadcast(&pool->idle);
 	while (pool->sender)
 		pthread_cond_wait(&pool->idle, &pool->lock);

@@ -5,17 +5,17 @@
  * resolver" section).
  *
  * It registers its file of /dev/infiniband/rdma_addrinfo as the resolver
- * of its network namespace and /etc view, then takes the names the module
- * wants resolved (RESOLVER_TAKE, up to TAKE_MAX per call), resolves them
- * with a bounded set of threads as the DNS helper does (lookup.h: NSS,
- * the records' TTL, one errno per kind of failure) and answers them,
- * several per RESOLVER_ANSWER (pool.h).  One process for every name.
+ * of its network namespace and /etc view; then each of a bounded set of
+ * threads takes the names the module wants resolved (RESOLVER_TAKE, one
+ * at a time, woken alone by the device), resolves them as the DNS helper
+ * does (lookup.h: NSS, the records' TTL, one errno per kind of failure)
+ * and answers them, several per RESOLVER_ANSWER (pool.h).  One process
+ * for every name.
  *
- * The main thread only takes names: it polls the device (names waiting),
- * a signalfd (SIGTERM, SIGINT: exit) and the pool's room eventfd (it
- * takes no more names than the pool has room for).  Ending is closing
- * the file: the module gives the names it had taken and not answered to
- * its fallback (the dns_resolver upcall) at once.
+ * The main thread waits for a signalfd (SIGTERM, SIGINT: exit) and for
+ * the pool to say the device failed.  Ending is closing the file: the
+ * module gives the names it had taken and not answered to its fallback
+ * (the dns_resolver upcall) at once.
  *
  * Started by systemd (Type=notify: READY=1 once registered) when udev
  * sees the device; in a container, by the container's root.
@@ -42,8 +42,6 @@
 #include "say.h"
 
 #define DEVICE_PATH	"/dev/" RDMA_ADDRINFO_DEVNAME
-/* Names per RESOLVER_TAKE. */
-#define TAKE_MAX	64
 /*
  * Lookups at once: as the helper's batches, a burst a server with
  * default socket buffers still answers.
@@ -51,14 +49,11 @@
 #define THREADS_DEFAULT	16
 #define THREADS_MAX	256
 /*
- * Names held at once, per thread: the one a thread resolves and the next.
- * A name the module still holds waits there without a deadline, and the
- * module hands out the users' names round-robin; a name taken waits here
- * against its deadline, first come first served.  So the resolver takes
- * only what its threads will start on soon: taking everything at once
- * (the module's bound, 4096) made names of a burst miss their deadline
- * in this queue and go to the upcall after all (95 of 2748 in a bench
- * run), and let one user's burst delay every other user's names.
+ * Names taken and not yet answered, per thread: the one a thread resolves
+ * and one answered but not yet sent.  A name the module still holds waits
+ * there without a deadline, and the module hands out the users' names
+ * round-robin; a name taken runs against its deadline.  So the resolver
+ * takes a name only when a thread starts on it.
  */
 #define HELD_PER_THREAD	2
 
@@ -114,72 +109,46 @@ static int resolved_register(struct rdma_addrinfo_resolver_register *reg)
 	return -1;
 }
 
-/* Take up to @room names into the pool: 0, or -errno (EAGAIN: none). */
-static int resolved_take(int fd, struct pool *pool, unsigned int room,
-			 struct rdma_addrinfo_resolver_name *names)
+/* pool_take_fn: one RESOLVER_TAKE on the device @ctx (O_NONBLOCK). */
+static int resolved_take(void *ctx, struct rdma_addrinfo_resolver_name *name)
 {
 	struct rdma_addrinfo_resolver_take take = {
-		.names = (uintptr_t)names,
-		.count = room < TAKE_MAX ? room : TAKE_MAX,
-		.name_size = sizeof(*names),
+		.names = (uintptr_t)name,
+		.count = 1,
+		.name_size = sizeof(*name),
 	};
-	unsigned int i;
+	int fd = *(const int *)ctx;
 
 	if (ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVER_TAKE, &take) < 0)
-		return -errno;
-	for (i = 0; i < take.taken && i < take.count; i++) {
-		names[i].name[sizeof(names[i].name) - 1] = '\0';
-		if (pool_add(pool, names[i].id, names[i].name))
-			say(LOG_ERR, "%s: no room (cannot happen)", names[i].name);
-	}
-	return 0;
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	return take.taken ? 1 : 0;
 }
 
-/*
- * Take names until SIGTERM/SIGINT (0) or the device fails (-1).  No name
- * more than the pool has room for: without room, the device is not
- * polled and the pool's room fd says when to look again.
- */
-static int resolved_loop(int fd, int sig_fd, struct pool *pool)
+/* Until SIGTERM/SIGINT (0) or the device fails (-1). */
+static int resolved_wait(int sig_fd, struct pool *pool)
 {
-	static struct rdma_addrinfo_resolver_name names[TAKE_MAX];
-	struct pollfd pfd[3] = {
-		{ .fd = fd }, { .fd = sig_fd, .events = POLLIN },
-		{ .fd = pool_room_fd(pool), .events = POLLIN },
+	struct pollfd pfd[2] = {
+		{ .fd = sig_fd, .events = POLLIN },
+		{ .fd = pool_failed_fd(pool), .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
-	unsigned int room;
-	uint64_t count;
-	int ret;
 
 	for (;;) {
-		room = pool_room(pool);
-		pfd[0].events = room ? POLLIN : 0;
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			say(LOG_ERR, "poll: %m");
 			return -1;
 		}
-		if (pfd[1].revents & POLLIN) {
+		if (pfd[0].revents & POLLIN) {
 			if (read(sig_fd, &si, sizeof(si)) == sizeof(si))
 				say(LOG_INFO, "%s: exiting",
 				    strsignal((int)si.ssi_signo));
 			return 0;
 		}
-		if ((pfd[2].revents & POLLIN) &&
-		    read(pfd[2].fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
-			say(LOG_ERR, "room eventfd: %m");
-		if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-			say(LOG_ERR, "%s: the device failed (poll %#x)",
-			    DEVICE_PATH, pfd[0].revents);
-			return -1;
-		}
-		if (!room || !(pfd[0].revents & POLLIN))
-			continue;
-		ret = resolved_take(fd, pool, room, names);
-		if (ret && ret != -EAGAIN && ret != -EINTR) {
-			say(LOG_ERR, "take: %s", strerror(-ret));
+		if (pfd[1].revents & POLLIN) {
+			say(LOG_ERR, "%s: the device failed: %s", DEVICE_PATH,
+			    strerror(-pool_failed(pool)));
 			return -1;
 		}
 	}
@@ -262,7 +231,7 @@ int main(int argc, char **argv)
 	held = (unsigned int)threads * HELD_PER_THREAD;
 	if (reg.max_outstanding && held > reg.max_outstanding)
 		held = reg.max_outstanding;
-	pool = pool_create((unsigned int)threads, held, reg.deadline_ms,
+	pool = pool_create((unsigned int)threads, held, fd, resolved_take,
 			   resolved_send_answers, &fd);
 	if (!pool) {
 		say(LOG_ERR, "starting %lu threads: %m", threads);
@@ -276,7 +245,7 @@ int main(int argc, char **argv)
 	if (ret < 0)
 		say(LOG_ERR, "NOTIFY_SOCKET: %s", strerror(-ret));
 
-	ret = resolved_loop(fd, sig_fd, pool);
+	ret = resolved_wait(sig_fd, pool);
 
 	notify_service_manager("STOPPING=1");
 	/* No answer after this: then the file, and the names it held, go. */

@@ -78,11 +78,11 @@ TEST(the_kick_fd_lives_while_a_thread_waits)
 	int fd;
 
 	rai_lock();
-	ch = rai_channel_wait_begin(&channel);
+	ch = rai_channel_wait_begin(rai_channel_add(&channel));
 	ASSERT_NE(NULL, ch);
 	fd = ch->kick_fd;
 	EXPECT_LE(0, fd);
-	EXPECT_EQ(ch, rai_channel_wait_begin(&channel));
+	EXPECT_EQ(ch, rai_channel_wait_begin(ch));
 	EXPECT_EQ(fd, ch->kick_fd);
 	rai_channel_wait_end(ch);
 	EXPECT_EQ(fd, ch->kick_fd);
@@ -104,7 +104,7 @@ TEST(a_child_leaves_the_kick_fd_to_the_parent_s_waiters)
 	pid_t pid;
 
 	rai_lock();
-	ch = rai_channel_wait_begin(&channel);
+	ch = rai_channel_wait_begin(rai_channel_add(&channel));
 	ASSERT_NE(NULL, ch);
 	fd = ch->kick_fd;
 	rai_unlock();
