@@ -29,6 +29,7 @@
 
 #include "kselftest_harness.h"
 #include "vm_test.h"
+#include "as_librdmacm.h"
 
 /* Long enough for a fresh NXDOMAIN (a full upcall), under valgrind too. */
 #define EVENT_MS	30000
@@ -37,6 +38,7 @@ FIXTURE(ev) {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	pid_t frozen_dns;	/* the test zone's DNS server, SIGSTOPped */
+	int reload;		/* the test unloaded the module */
 };
 
 FIXTURE_SETUP(ev)
@@ -50,6 +52,8 @@ FIXTURE_TEARDOWN(ev)
 {
 	if (self->frozen_dns)
 		kill(self->frozen_dns, SIGCONT);
+	if (self->reload)
+		rai_module_set_loaded(1);
 	if (self->id)
 		rdma_destroy_id(self->id);
 	if (self->ch)
@@ -177,6 +181,49 @@ TEST_F_TIMEOUT(ev, waiter_blocked_on_a_fresh_channel_gets_the_event, 60)
 		TH_LOG("no event for the blocked waiter after 10 s");
 	ASSERT_EQ(0, w.ret);
 	expect_addrinfo_event(_metadata, w.ev, self->id, 1);
+}
+
+/*
+ * The BUGS of rdma_addrinfo_channel_fd(3): without the wake-ups, a thread
+ * that blocked while the module was not loaded waits without a kick fd
+ * (none is made without the module), so a request started once the module
+ * is loaded does not wake it.  The next rdma_cm event of its channel does,
+ * and the ADDRINFO event comes after it.  (With the wake-ups channel->fd
+ * wakes it; where they are, in the 7.3 phase, rmmod is not.)
+ */
+TEST_F_TIMEOUT(ev, waiter_blocked_before_the_module_was_loaded_sleeps_on, 90)
+{
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *other;
+	const char *why;
+	struct waiter w;
+
+	if (rai_wake_expected(&why))
+		SKIP(return, "channel->fd wakes every waiter here");
+	self->reload = !rai_module_set_loaded(0);
+	if (!access(RAI_DEVICE, F_OK))
+		SKIP(return, "the module could not be unloaded");
+	ASSERT_EQ(0, waiter_start(&w, self->ch));
+	sleep(1);	/* blocked by then, under valgrind too */
+	ASSERT_EQ(0, rai_module_set_loaded(1));
+	self->reload = 0;
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
+					   NULL));
+	EXPECT_NE(0, waiter_wait(&w, 3000))
+		TH_LOG("woken: rdma_addrinfo_channel_fd(3)'s BUGS are out of date");
+	ASSERT_EQ(0, rdma_create_id(self->ch, &other, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, start_ucma_event(other));
+	ASSERT_EQ(0, waiter_wait(&w, 10000));
+	ASSERT_EQ(0, w.ret);
+	if (w.ev->id == self->id) {
+		expect_addrinfo_event(_metadata, w.ev, self->id, 1);
+	} else {
+		EXPECT_EQ(RDMA_CM_EVENT_ADDR_RESOLVED, w.ev->event);
+		EXPECT_EQ(0, rdma_ack_cm_event(w.ev));
+		ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, EVENT_MS));
+		expect_addrinfo_event(_metadata, ev, self->id, 1);
+	}
+	EXPECT_EQ(0, rdma_destroy_id(other));
 }
 
 TEST_F_TIMEOUT(ev, waiter_blocked_after_an_earlier_request_gets_the_next, 60)

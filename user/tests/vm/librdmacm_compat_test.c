@@ -6,7 +6,9 @@
  * first getaddrinfo() answer); the library's first result must carry the
  * same fields.  What the library deliberately adds (more results, a source
  * address where librdmacm has none) is allowed; what librdmacm accepts must
- * be accepted.  The behaviour table is in rdma_getaddrinfo(3).
+ * be accepted.  The behaviour table is in rdma_getaddrinfo(3), each of its
+ * rows numbered with the tests that check it; where the two differ by
+ * design, the test checks librdmacm's answer and ours.
  */
 #include <dlfcn.h>
 #include <netinet/in.h>
@@ -50,6 +52,49 @@ static void describe(const char *who, int ret, const struct rdma_addrinfo *ai)
 	fflush(stdout);		/* the harness's child ends with _exit() */
 }
 
+/* What both libraries answered to one call, errno after it included. */
+struct both_answers {
+	struct rdma_addrinfo *l, *o;
+	int lret, oret, lerr, oerr;
+	rai_free_fn sys_free;
+};
+
+/*
+ * Both libraries on (@node, @service, @hints), each answer described.
+ * Return: 0, -1 when librdmacm's own call is not found (then b is empty).
+ */
+static int call_both(struct __test_metadata *_metadata, const char *node,
+		     const char *service, const struct rdma_addrinfo *hints,
+		     struct both_answers *b)
+{
+	rai_gai_fn sys;
+
+	memset(b, 0, sizeof(*b));
+	sys = sys_getaddrinfo(&b->sys_free);
+	if (!sys || !b->sys_free) {
+		EXPECT_TRUE(0 && "librdmacm's rdma_getaddrinfo not found");
+		return -1;
+	}
+	errno = 0;
+	b->lret = sys(node, service, hints, &b->l);
+	b->lerr = errno;
+	errno = 0;
+	b->oret = rdma_getaddrinfo(node, service, hints, &b->o);
+	b->oerr = errno;
+	describe("librdmacm", b->lret, b->l);
+	describe("ours", b->oret, b->o);
+	return 0;
+}
+
+static void free_both(struct both_answers *b)
+{
+	if (b->l)
+		b->sys_free(b->l);
+	if (b->o)
+		rdma_freeaddrinfo(b->o);
+	b->l = b->o = NULL;
+}
+
 /*
  * Both libraries on (@node, @service, @hints).  Return: librdmacm's return
  * value; fields compared with EXPECT_*; ours in *@ours.
@@ -58,32 +103,21 @@ static int compare_both(struct __test_metadata *_metadata, const char *node,
 			const char *service, const struct rdma_addrinfo *hints,
 			int *ours)
 {
-	struct rdma_addrinfo *l = NULL, *o = NULL;
-	rai_free_fn sys_free = NULL;
-	rai_gai_fn sys = sys_getaddrinfo(&sys_free);
-	int lret, oret, lerr, oerr;
+	struct both_answers b;
+	struct rdma_addrinfo *l, *o;
 
-	if (!sys || !sys_free) {
-		EXPECT_TRUE(0 && "librdmacm's rdma_getaddrinfo not found");
+	if (call_both(_metadata, node, service, hints, &b))
 		return -1;
-	}
-	errno = 0;
-	lret = sys(node, service, hints, &l);
-	lerr = errno;
-	errno = 0;
-	oret = rdma_getaddrinfo(node, service, hints, &o);
-	oerr = errno;
-	describe("librdmacm", lret, l);
-	describe("ours", oret, o);
-
-	if (lret) {
+	l = b.l;
+	o = b.o;
+	if (b.lret) {
 		/* librdmacm's own errors: -1 (EAI_BADFLAGS) with errno */
-		if (lret == -1 && oret == -1)
-			EXPECT_EQ(lerr, oerr);
+		if (b.lret == -1 && b.oret == -1)
+			EXPECT_EQ(b.lerr, b.oerr);
 	} else {
-		EXPECT_EQ(0, oret);
+		EXPECT_EQ(0, b.oret);
 	}
-	if (!lret && !oret) {
+	if (!b.lret && !b.oret) {
 		EXPECT_EQ(l->ai_flags, o->ai_flags);
 		EXPECT_EQ(l->ai_family, o->ai_family);
 		EXPECT_EQ(l->ai_qp_type, o->ai_qp_type);
@@ -102,12 +136,9 @@ static int compare_both(struct __test_metadata *_metadata, const char *node,
 		}
 		EXPECT_EQ(l->ai_connect_len, o->ai_connect_len);
 	}
-	if (l)
-		sys_free(l);
-	if (o)
-		rdma_freeaddrinfo(o);
-	*ours = oret;
-	return lret;
+	free_both(&b);
+	*ours = b.oret;
+	return b.lret;
 }
 
 /* compare_both(): librdmacm's return value, whatever ours is. */
@@ -414,6 +445,114 @@ TEST(hosts_name_without_address_of_the_family_is_eai_nodata)
 	EXPECT_EQ(EAI_NODATA, oret);
 }
 
+/*
+ * The rows of rdma_getaddrinfo(3)'s table where the two differ by design:
+ * each case checks librdmacm's answer and ours.
+ */
+
+/* A name of several addresses: librdmacm's one result is our first. */
+TEST(every_answer_of_a_name_librdmacm_s_first)
+{
+	struct both_answers b;
+
+	if (!compat_zone_visible(_metadata, RAI_ZONE_MULTI))
+		SKIP(return, "%s not visible to glibc here", RAI_ZONE_MULTI);
+	ASSERT_EQ(0, call_both(_metadata, RAI_ZONE_MULTI, "7471", NULL, &b));
+	EXPECT_EQ(0, b.lret);
+	EXPECT_EQ(0, b.oret);
+	if (!b.lret && !b.oret) {
+		EXPECT_EQ(1, rai_count(b.l));
+		EXPECT_EQ(4, rai_count(b.o));	/* 3 x IPv4 + 1 x IPv6 */
+	}
+	free_both(&b);
+	ASSERT_EQ(0, compare(_metadata, RAI_ZONE_MULTI, "7471", NULL));
+}
+
+/* No source in the hints: librdmacm has none, ours the kernel's choice. */
+TEST(source_none_given_is_the_kernel_s_choice)
+{
+	struct both_answers b;
+	char buf[INET6_ADDRSTRLEN];
+
+	ASSERT_EQ(0, call_both(_metadata, RAI_IP4_B, "7471", NULL, &b));
+	ASSERT_EQ(0, b.lret);
+	ASSERT_EQ(0, b.oret);
+	EXPECT_EQ(0, b.l->ai_src_len);
+	EXPECT_EQ(NULL, b.l->ai_src_addr);
+	EXPECT_EQ(sizeof(struct sockaddr_in), b.o->ai_src_len);
+	if (b.o->ai_src_len)
+		EXPECT_STREQ(RAI_IP4_A, rai_ntop(b.o->ai_src_addr, buf,
+						 sizeof(buf)));
+	free_both(&b);
+}
+
+/*
+ * ai_route of an IP result: librdmacm's comes from ibacm, which the test
+ * world does not run, ours from nowhere (only RAI_SA results have one,
+ * rai_sa_test): neither has one.
+ */
+TEST(ip_result_has_no_route_without_ibacm)
+{
+	struct both_answers b;
+
+	ASSERT_EQ(0, call_both(_metadata, RAI_IP4_B, "7471", NULL, &b));
+	ASSERT_EQ(0, b.lret);
+	ASSERT_EQ(0, b.oret);
+	EXPECT_EQ(0, b.l->ai_route_len);
+	EXPECT_EQ(NULL, b.l->ai_route);
+	EXPECT_EQ(0, b.o->ai_route_len);
+	EXPECT_EQ(NULL, b.o->ai_route);
+	free_both(&b);
+}
+
+/* Whether @sa is a loopback address. */
+static int compat_is_loopback(const struct sockaddr *sa)
+{
+	const struct sockaddr_in *sin = (const void *)sa;
+	const struct sockaddr_in6 *sin6 = (const void *)sa;
+
+	if (sa->sa_family == AF_INET)
+		return ntohl(sin->sin_addr.s_addr) >> 24 == 127;
+	return sa->sa_family == AF_INET6 &&
+	       IN6_IS_ADDR_LOOPBACK(&sin6->sin6_addr);
+}
+
+/*
+ * A service and a destination in the hints, no node: librdmacm asks glibc
+ * for the service alone (loopback), ours resolves the hints' destination
+ * with the service's port.
+ */
+TEST(service_with_a_hints_destination_and_no_node)
+{
+	struct sockaddr_in dst = in4(RAI_IP4_B, 7000);
+	struct rdma_addrinfo hints = { .ai_dst_addr = SA(dst),
+				       .ai_dst_len = sizeof(dst) };
+	struct both_answers b;
+	char buf[INET6_ADDRSTRLEN];
+
+	ASSERT_EQ(0, call_both(_metadata, NULL, "7471", &hints, &b));
+	ASSERT_EQ(0, b.lret);
+	ASSERT_EQ(0, b.oret);
+	ASSERT_NE(0, b.l->ai_dst_len);
+	EXPECT_TRUE(compat_is_loopback(b.l->ai_dst_addr));
+	ASSERT_EQ(sizeof(dst), b.o->ai_dst_len);
+	EXPECT_STREQ(RAI_IP4_B, rai_ntop(b.o->ai_dst_addr, buf, sizeof(buf)));
+	EXPECT_EQ(7471, rai_port(b.o->ai_dst_addr));
+	free_both(&b);
+}
+
+/* All arguments NULL: librdmacm -1 (errno EINVAL), ours glibc's EAI_NONAME. */
+TEST(all_arguments_null)
+{
+	struct both_answers b;
+
+	ASSERT_EQ(0, call_both(_metadata, NULL, NULL, NULL, &b));
+	free_both(&b);
+	EXPECT_EQ(-1, b.lret);
+	EXPECT_EQ(EINVAL, b.lerr);
+	EXPECT_EQ(EAI_NONAME, b.oret);
+}
+
 TEST(passive_literal_source)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_PASSIVE };
@@ -538,33 +677,18 @@ static void rai_sa_refused(struct __test_metadata *_metadata,
 			   const char *node, int flags)
 {
 	struct rdma_addrinfo hints = { .ai_flags = flags };
-	struct rdma_addrinfo *l = NULL, *o = NULL;
-	rai_free_fn sys_free = NULL;
-	rai_gai_fn sys = sys_getaddrinfo(&sys_free);
-	int lret, oret, lerr, oerr;
+	struct both_answers b;
 
-	ASSERT_NE(NULL, sys);
-	ASSERT_NE(NULL, sys_free);
-	errno = 0;
-	lret = sys(node, "7471", &hints, &l);
-	lerr = errno;
-	errno = 0;
-	oret = rdma_getaddrinfo(node, "7471", &hints, &o);
-	oerr = errno;
-	describe("librdmacm", lret, l);
-	describe("ours", oret, o);
-	if (l)
-		sys_free(l);
-	if (o)
-		rdma_freeaddrinfo(o);
+	ASSERT_EQ(0, call_both(_metadata, node, "7471", &hints, &b));
+	free_both(&b);
 	if (sys_knows_rai_sa()) {
-		EXPECT_EQ(-1, lret);
-		EXPECT_EQ(EOPNOTSUPP, lerr);
+		EXPECT_EQ(-1, b.lret);
+		EXPECT_EQ(EOPNOTSUPP, b.lerr);
 	} else {
-		EXPECT_EQ(0, lret);
+		EXPECT_EQ(0, b.lret);
 	}
-	EXPECT_EQ(EAI_BADFLAGS, oret);
-	EXPECT_EQ(EOPNOTSUPP, oerr);
+	EXPECT_EQ(EAI_BADFLAGS, b.oret);
+	EXPECT_EQ(EOPNOTSUPP, b.oerr);
 }
 
 TEST(rai_sa_with_a_node)

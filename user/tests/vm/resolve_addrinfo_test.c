@@ -225,6 +225,31 @@ TEST_F(channel, query_addrinfo_at_once_waits_for_the_dns_result)
 	EXPECT_EQ(ENOENT, errno);
 }
 
+/*
+ * Queried before its event was handed out, the request still owns its
+ * event: a new one on the id is EBUSY until the event is out (rdma-core
+ * 60+ starts it; row (8) of rdma_resolve_addrinfo(3)'s table).
+ */
+TEST_F(channel, resolve_again_after_an_early_query_is_ebusy_until_the_event)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res))
+		TH_LOG("query: %s", strerror(errno));
+	rdma_freeaddrinfo(res);
+	errno = 0;
+	EXPECT_EQ(-1, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					    NULL));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, "4791",
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	expect_no_event(_metadata, self->ch, 200);
+}
+
 /* A failed one: ENOENT once it failed, its event at once after. */
 TEST_F(channel, query_addrinfo_at_once_of_a_failing_name_is_enoent)
 {
