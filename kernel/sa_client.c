@@ -29,7 +29,6 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
-#include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
 
 #include "param.h"
@@ -241,7 +240,7 @@ static struct rai_sa_result *rai_sa_parse(struct rai_sa_op *op,
 	int ret;
 
 	if (wc->wc->status != IB_WC_SUCCESS ||
-	    wc->mad_seg_size != RAI_SA_MAD_SIZE)
+	    wc->mad_seg_size != IB_MGMT_MAD_SIZE)
 		return rai_sa_result_err(-EPROTO);
 	list_for_each_entry(buf, &wc->rmpp_list, list)
 		nseg++;
@@ -433,17 +432,15 @@ static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
 }
 
 /*
- * A MAD for @op, or an ERR_PTR: one 256-byte MAD to QP1 of the SA, with
- * the common MAD header (SubnAdm class, class version 2) and the SA
- * header and query record from sa_wire.c.  Requests always fit in one
- * MAD (no RMPP when sending).  The MAD layer resends it sa_retries times,
- * sa_timeout_ms apart, until an answer comes.
+ * A MAD for @op, or an ERR_PTR: one 256-byte MAD to QP1 of the SA, built
+ * whole by sa_wire.c.  Requests always fit in one MAD (no RMPP when
+ * sending).  The MAD layer resends it sa_retries times, sa_timeout_ms
+ * apart, until an answer comes.
  */
 static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 {
 	struct ib_mad_agent *agent = op->port->agent;
 	struct ib_mad_send_buf *send_buf;
-	struct ib_mad_hdr *hdr;
 	u32 tid;
 
 	send_buf = ib_create_send_mad(agent, 1, op->ah->pkey_index, 0,
@@ -451,18 +448,14 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 				      IB_MGMT_BASE_VERSION);
 	if (IS_ERR(send_buf))
 		return send_buf;
-	hdr = send_buf->mad;
-	hdr->base_version = IB_MGMT_BASE_VERSION;
-	hdr->mgmt_class = IB_MGMT_CLASS_SUBN_ADM;
-	hdr->class_version = IB_SA_CLASS_VERSION;
 	/*
 	 * The MAD layer routes answers to the agent by the high 32 bits of
 	 * the TID (its hi_tid) and matches them to the send by the whole
 	 * TID: a counter below makes each request's TID unique.
 	 */
 	tid = atomic_inc_return(&rai_sa_tid);
-	hdr->tid = cpu_to_be64((u64)agent->hi_tid << 32 | tid);
-	rai_sa_req_to_mad(&op->req, send_buf->mad);
+	rai_sa_req_to_mad(&op->req, (u64)agent->hi_tid << 32 | tid,
+			  send_buf->mad);
 	send_buf->ah = op->ah->ah;
 	send_buf->timeout_ms = max(READ_ONCE(rai_sa_timeout_ms), 1U);
 	send_buf->retries = READ_ONCE(rai_sa_retries);
