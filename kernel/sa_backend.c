@@ -27,7 +27,6 @@
 #include "request.h"
 #include "result.h"
 #include "sa_client.h"
-#include "sa_port.h"
 #include "sa_wire.h"
 
 static char rai_sa_cancelled_mark;
