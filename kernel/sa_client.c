@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_addrinfo_abi.h>
 
 #include "param.h"
 #include "sa_client.h"
@@ -38,8 +39,8 @@
 
 /* ---- parameters ------------------------------------------------------- */
 
-unsigned int rai_sa_timeout_ms = 1000;
-unsigned int rai_sa_retries = 3;
+static unsigned int rai_sa_timeout_ms = 1000;
+static unsigned int rai_sa_retries = 3;
 static unsigned int rai_sa_max_records = 1024;
 
 RAI_PARAM_RANGE(sa_timeout_ms, 1, 60000);
@@ -57,6 +58,12 @@ module_param_cb(sa_max_records, &rai_param_ops_sa_max_records,
 __MODULE_PARM_TYPE(sa_max_records, "uint");
 MODULE_PARM_DESC(sa_max_records,
 		 "Records of one SA answer kept at most, the rest ignored (1-1048576; default 1024)");
+
+void rai_sa_info(struct rdma_addrinfo_info *info)
+{
+	info->sa_timeout_ms = READ_ONCE(rai_sa_timeout_ms);
+	info->sa_retries = READ_ONCE(rai_sa_retries);
+}
 
 /* ---- objects ---------------------------------------------------------- */
 

@@ -52,10 +52,10 @@
 
 struct net;
 struct rai_sa_query;
+struct rdma_addrinfo_info;
 
-/* Module parameters (sa_client.c); read them with READ_ONCE(). */
-extern unsigned int rai_sa_timeout_ms;
-extern unsigned int rai_sa_retries;
+/* The SA parameters GET_INFO reports: sa_timeout_ms, sa_retries. */
+void rai_sa_info(struct rdma_addrinfo_info *info);
 
 /*
  * @records: @nrec records in SA wire format, RAI_SA_SR_LEN (176) bytes
