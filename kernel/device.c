@@ -36,16 +36,12 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 			RDMA_ADDRINFO_FEATURE_RESOLVER;
 	info.max_name_len = RDMA_ADDRINFO_NAME_MAX;
 	info.max_service_len = RDMA_ADDRINFO_SERVICE_MAX;
-	info.max_results = READ_ONCE(rai_max_results);
-	info.max_requests_per_fd = READ_ONCE(rai_max_requests_per_fd);
-	info.max_requests_total = READ_ONCE(rai_max_requests);
-	info.max_upcalls = rai_max_upcalls;
-	info.sa_timeout_ms = READ_ONCE(rai_sa_timeout_ms);
-	info.sa_retries = READ_ONCE(rai_sa_retries);
 	info.requests = atomic_read(&file->nr_requests);
 	info.result_size = sizeof(struct rdma_addrinfo_result);
-	info.max_requests_per_user = READ_ONCE(rai_max_requests_per_user);
-	info.max_upcalls_per_user = READ_ONCE(rai_max_upcalls_per_user);
+	/* Each part reports its own module parameters. */
+	rai_request_info(&info);
+	rai_dns_slots_info(&info);
+	rai_sa_info(&info);
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;

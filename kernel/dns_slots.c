@@ -49,7 +49,7 @@
 #include "user.h"
 
 unsigned int rai_max_upcalls = 16;
-unsigned int rai_max_upcalls_per_user = 8;
+static unsigned int rai_max_upcalls_per_user = 8;
 
 RAI_PARAM_RANGE(max_upcalls, 1, 1024);
 RAI_PARAM_RANGE(max_upcalls_per_user, 1, 1024);
@@ -62,6 +62,12 @@ module_param_cb(max_upcalls_per_user, &rai_param_ops_max_upcalls_per_user,
 		&rai_max_upcalls_per_user, 0644);
 MODULE_PARM_DESC(max_upcalls_per_user,
 		 "DNS resolver upcalls one user may have in progress; slots go round-robin between users (default 8)");
+
+void rai_dns_slots_info(struct rdma_addrinfo_info *info)
+{
+	info->max_upcalls = rai_max_upcalls;
+	info->max_upcalls_per_user = READ_ONCE(rai_max_upcalls_per_user);
+}
 
 static unsigned int rai_dns_batch_names = RAI_DNS_BATCH_MAX;
 

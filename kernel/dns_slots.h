@@ -11,14 +11,17 @@
 
 struct rai_dns_batch;
 struct rai_request;
+struct rdma_addrinfo_info;
 struct workqueue_struct;
 
 /* A helper that did not answer a batch is not asked for one for a while. */
 #define RAI_DNS_BATCH_BACKOFF_S	60
 
-/* Module parameters (dns_slots.c); max_upcalls is read-only. */
+/* Module parameter max_upcalls (read-only); dns.c still reads it. */
 extern unsigned int rai_max_upcalls;
-extern unsigned int rai_max_upcalls_per_user;
+
+/* The upcall limits GET_INFO reports: max_upcalls, max_upcalls_per_user. */
+void rai_dns_slots_info(struct rdma_addrinfo_info *info);
 
 void rai_dns_slot_wait(struct rai_request *req);
 bool rai_dns_slot_unwait(struct rai_request *req);

@@ -53,11 +53,11 @@
 #define CREATE_TRACE_POINTS
 #include "rai_trace.h"
 
-unsigned int rai_max_requests_per_fd = 4096;
-unsigned int rai_max_requests = 65536;
-unsigned int rai_max_requests_per_user = 16384;
-unsigned int rai_max_results = 64;
-unsigned int rai_max_result_kib_per_user = 32768;
+static unsigned int rai_max_requests_per_fd = 4096;
+static unsigned int rai_max_requests = 65536;
+static unsigned int rai_max_requests_per_user = 16384;
+static unsigned int rai_max_results = 64;
+static unsigned int rai_max_result_kib_per_user = 32768;
 
 RAI_PARAM_RANGE(max_requests_per_fd, 1, 1 << 20);
 RAI_PARAM_RANGE(max_requests, 1, 1 << 24);
@@ -85,6 +85,19 @@ module_param_cb(max_result_kib_per_user,
 		&rai_max_result_kib_per_user, 0644);
 MODULE_PARM_DESC(max_result_kib_per_user,
 		 "KiB of results one user (a user namespace counts as its owner) may hold in requests not yet destroyed; beyond, a request completes with ENOBUFS (default 32768: 32 MiB)");
+
+void rai_request_info(struct rdma_addrinfo_info *info)
+{
+	info->max_results = READ_ONCE(rai_max_results);
+	info->max_requests_per_fd = READ_ONCE(rai_max_requests_per_fd);
+	info->max_requests_total = READ_ONCE(rai_max_requests);
+	info->max_requests_per_user = READ_ONCE(rai_max_requests_per_user);
+}
+
+unsigned int rai_request_max_results(void)
+{
+	return READ_ONCE(rai_max_results);
+}
 
 static struct kmem_cache *rai_request_cache;
 

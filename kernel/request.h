@@ -162,12 +162,10 @@ struct rai_request {
 	struct rai_dns_request dns;
 };
 
-/* Module parameters (request.c); read them with READ_ONCE(). */
-extern unsigned int rai_max_requests_per_fd;
-extern unsigned int rai_max_requests;
-extern unsigned int rai_max_requests_per_user;
-extern unsigned int rai_max_results;
-extern unsigned int rai_max_result_kib_per_user;
+/* The request limits (module parameters) GET_INFO reports. */
+void rai_request_info(struct rdma_addrinfo_info *info);
+/* max_results: the results a request keeps at most (may be 0: clamp). */
+unsigned int rai_request_max_results(void);
 
 int rai_request_init(void);
 void rai_request_exit(void);

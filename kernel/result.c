@@ -173,7 +173,7 @@ void rai_results_complete_addrs(struct rai_request *req,
 				const union rai_sockaddr *addrs, u32 n,
 				u32 origin, u32 ttl)
 {
-	u32 max = READ_ONCE(rai_max_results), i, nr = 0;
+	u32 max = rai_request_max_results(), i, nr = 0;
 	struct rdma_addrinfo_result *results;
 
 	for (i = 0; i < n; i++)

@@ -27,7 +27,6 @@
 #include "request.h"
 #include "result.h"
 #include "sa_client.h"
-#include "sa_port.h"
 #include "sa_wire.h"
 
 static char rai_sa_cancelled_mark;
@@ -180,7 +179,7 @@ static void rai_sa_flow_done(void *ctx, int status, const void *records,
 			rai_sa_flow_end(f, status);
 			return;
 		}
-		n = min_t(u32, nrec, max(READ_ONCE(rai_max_results), 1U));
+		n = min_t(u32, nrec, max(rai_request_max_results(), 1U));
 		/* The results are the caller's memory, as DNS results are. */
 		old_memcg = rai_request_charge_begin(req);
 		f->results = rai_results_alloc(req, n);

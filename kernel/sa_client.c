@@ -10,9 +10,8 @@
  *    by every identical query that arrives while it is in flight;
  *  - rai_sa_query: one caller's handle, a waiter of an op.
  *
- * Locking (sa_port.h): rai_sa_rwsem (read) while a query is started;
- * rai_sa_lock protects the state of queries, the waiter lists and send
- * buffers of ops and the ports' op lists.
+ * Locking: rai_sa_rwsem (read, sa_port.h) while a query is started, which
+ * keeps its port alive; rai_sa_op_lock (below) for the queries and ops.
  */
 #include <linux/err.h>
 #include <linux/jiffies.h>
@@ -29,8 +28,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_mad.h>
-#include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_addrinfo_abi.h>
 
 #include "param.h"
 #include "sa_client.h"
@@ -40,8 +39,8 @@
 
 /* ---- parameters ------------------------------------------------------- */
 
-unsigned int rai_sa_timeout_ms = 1000;
-unsigned int rai_sa_retries = 3;
+static unsigned int rai_sa_timeout_ms = 1000;
+static unsigned int rai_sa_retries = 3;
 static unsigned int rai_sa_max_records = 1024;
 
 RAI_PARAM_RANGE(sa_timeout_ms, 1, 60000);
@@ -60,21 +59,41 @@ __MODULE_PARM_TYPE(sa_max_records, "uint");
 MODULE_PARM_DESC(sa_max_records,
 		 "Records of one SA answer kept at most, the rest ignored (1-1048576; default 1024)");
 
+void rai_sa_info(struct rdma_addrinfo_info *info)
+{
+	info->sa_timeout_ms = READ_ONCE(rai_sa_timeout_ms);
+	info->sa_retries = READ_ONCE(rai_sa_retries);
+}
+
 /* ---- objects ---------------------------------------------------------- */
 
 /*
- * An op is one request to the SA, keyed by its bytes (struct rai_sa_req)
- * and the port's generation.  While its MAD is in flight it is listed on
- * the port, and an identical query started meanwhile joins it as another
- * waiter instead of sending a MAD of its own (coalescing: N callers
- * asking the same at job start cost one MAD).  It is unlisted when it
- * ends, or when its last waiter is aborted, and is never joined again.
+ * rai_sa_op_lock protects the state of queries, the waiter lists and send
+ * buffers of ops, and rai_sa_joinable.  Never taken in interrupt context;
+ * a port's cache lock (sa_port.c) may be taken inside it.
+ */
+static DEFINE_SPINLOCK(rai_sa_op_lock);
+
+/* The ops that a new identical query may join (rai_sa_op.node). */
+static LIST_HEAD(rai_sa_joinable);
+
+/* Delivers the answers of ops without a MAD; device removal flushes it. */
+static struct workqueue_struct *rai_sa_wq;
+
+/*
+ * An op is one request to the SA, keyed by its bytes (struct rai_sa_req),
+ * its port and the port's generation.  While its MAD is in flight it is
+ * listed in rai_sa_joinable, and an identical query started meanwhile
+ * joins it as another waiter instead of sending a MAD of its own
+ * (coalescing: N callers asking the same at job start cost one MAD).  It
+ * is unlisted when it ends, or when its last waiter is aborted, and is
+ * never joined again.
  * An op without a MAD (a cache hit, or a send that failed after others
  * joined) is delivered from rai_sa_wq.
  */
 struct rai_sa_op {
 	struct rai_sa_port *port;
-	struct list_head node;		/* port->ops, while listed */
+	struct list_head node;		/* rai_sa_joinable, while listed */
 	bool listed;
 	struct list_head waiters;
 	struct ib_mad_send_buf *send_buf; /* NULL once back from the MAD layer */
@@ -87,7 +106,7 @@ struct rai_sa_op {
 };
 
 /*
- * A query's state, under rai_sa_lock (RUNNING to DONE without it):
+ * A query's state, under rai_sa_op_lock (RUNNING to DONE without it):
  *
  *	IDLE -> PENDING		a start joined it to an op
  *	IDLE -> FAILED		a start failed; done() will not be called
@@ -112,7 +131,7 @@ struct rai_sa_query {
 	struct kref ref;	/* the caller's, and the op's while waiting */
 	struct list_head node;	/* op->waiters */
 	struct rai_sa_op *op;
-	int state;		/* enum rai_sa_state, under rai_sa_lock */
+	int state;		/* enum rai_sa_state, under rai_sa_op_lock */
 	struct task_struct *runner;	/* calling done(): may abort itself */
 	rai_sa_done_fn done;
 	void *ctx;
@@ -134,10 +153,10 @@ void rai_sa_query_put(struct rai_sa_query *q)
 
 /* ---- completion ------------------------------------------------------- */
 
-/* Take @op off its port's list of ops to join (under rai_sa_lock). */
+/* Take @op off the list of ops to join. */
 static void rai_sa_op_unlist(struct rai_sa_op *op)
 {
-	lockdep_assert_held(&rai_sa_lock);
+	lockdep_assert_held(&rai_sa_op_lock);
 	if (op->listed) {
 		list_del(&op->node);
 		op->listed = false;
@@ -174,7 +193,7 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 	 * from another thread waits for DONE, one from done() itself
 	 * (runner) returns at once.
 	 */
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_op_lock);
 	rai_sa_op_unlist(op);
 	list_splice_init(&op->waiters, &waiters);
 	list_for_each_entry(q, &waiters, node) {
@@ -183,7 +202,7 @@ static void rai_sa_op_finish(struct rai_sa_op *op)
 	}
 	if (ent)
 		rai_sa_cache_add(port, ent, op->gen, &old);
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_op_lock);
 	rai_sa_cache_free_list(&old);
 
 	list_for_each_entry_safe(q, tmp, &waiters, node) {
@@ -241,7 +260,7 @@ static struct rai_sa_result *rai_sa_parse(struct rai_sa_op *op,
 	int ret;
 
 	if (wc->wc->status != IB_WC_SUCCESS ||
-	    wc->mad_seg_size != RAI_SA_MAD_SIZE)
+	    wc->mad_seg_size != IB_MGMT_MAD_SIZE)
 		return rai_sa_result_err(-EPROTO);
 	list_for_each_entry(buf, &wc->rmpp_list, list)
 		nseg++;
@@ -363,9 +382,9 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 		rai_sa_send_failed(op, wc->status);
 	}
 
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_op_lock);
 	op->send_buf = NULL;
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_op_lock);
 	ib_free_send_mad(send_buf);
 	rai_sa_op_finish(op);
 }
@@ -373,28 +392,29 @@ static void rai_sa_send_handler(struct ib_mad_agent *agent,
 /* ---- starting and cancelling ------------------------------------------ */
 
 /*
- * An identical op in flight on @port (under rai_sa_lock): same request
- * bytes, and asked of the same SA (the port's generation @gen).
+ * An identical op in flight on @port: same request bytes, and asked of the
+ * same SA (the port's generation @gen).
  */
 static struct rai_sa_op *rai_sa_find_op(struct rai_sa_port *port,
 					const struct rai_sa_req *req, u32 gen)
 {
 	struct rai_sa_op *op;
 
-	lockdep_assert_held(&rai_sa_lock);
-	list_for_each_entry(op, &port->ops, node)
-		if (op->gen == gen && !memcmp(&op->req, req, sizeof(*req)))
+	lockdep_assert_held(&rai_sa_op_lock);
+	list_for_each_entry(op, &rai_sa_joinable, node)
+		if (op->port == port && op->gen == gen &&
+		    !memcmp(&op->req, req, sizeof(*req)))
 			return op;
 	return NULL;
 }
 
 /*
- * Make @q a waiter of @op (under rai_sa_lock).  False when the query was
- * aborted before it could be started.
+ * Make @q a waiter of @op.  False when the query was aborted before it
+ * could be started.
  */
 static bool rai_sa_join(struct rai_sa_op *op, struct rai_sa_query *q)
 {
-	lockdep_assert_held(&rai_sa_lock);
+	lockdep_assert_held(&rai_sa_op_lock);
 	if (q->state != RAI_SA_IDLE)
 		return false;
 	q->state = RAI_SA_PENDING;
@@ -407,17 +427,37 @@ static bool rai_sa_join(struct rai_sa_op *op, struct rai_sa_query *q)
 /* A start that did not join an op: -ECANCELED if aborted meanwhile. */
 static int rai_sa_start_failed(struct rai_sa_query *q, int ret)
 {
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_op_lock);
 	if (q->state == RAI_SA_CANCELLED)
 		ret = -ECANCELED;
 	else
 		q->state = RAI_SA_FAILED;
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_op_lock);
 	return ret;
 }
 
+/*
+ * The end of a start that found (or made) @op for @q under rai_sa_op_lock:
+ * @q joins it, the lock is dropped and @stat counts the query.  Without
+ * @op, or when @q was aborted meanwhile, the start fails with -ECANCELED.
+ */
+static int rai_sa_join_or_fail(struct rai_sa_op *op, struct rai_sa_query *q,
+			       enum rai_sa_stat stat)
+	__releases(&rai_sa_op_lock)
+{
+	bool joined;
+
+	lockdep_assert_held(&rai_sa_op_lock);
+	joined = op && rai_sa_join(op, q);
+	spin_unlock(&rai_sa_op_lock);
+	if (!joined)
+		return rai_sa_start_failed(q, -ECANCELED);
+	rai_sa_stat_inc(stat);
+	return 0;
+}
+
 static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
-					 const struct rai_sa_req *req,
+					 const struct rai_sa_req *req, u32 gen,
 					 gfp_t gfp)
 {
 	struct rai_sa_op *op = kzalloc(sizeof(*op), gfp);
@@ -425,6 +465,7 @@ static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
 	if (!op)
 		return NULL;
 	op->port = port;
+	op->gen = gen;
 	op->req = *req;
 	INIT_LIST_HEAD(&op->waiters);
 	INIT_LIST_HEAD(&op->node);
@@ -433,17 +474,15 @@ static struct rai_sa_op *rai_sa_op_alloc(struct rai_sa_port *port,
 }
 
 /*
- * A MAD for @op, or an ERR_PTR: one 256-byte MAD to QP1 of the SA, with
- * the common MAD header (SubnAdm class, class version 2) and the SA
- * header and query record from sa_wire.c.  Requests always fit in one
- * MAD (no RMPP when sending).  The MAD layer resends it sa_retries times,
- * sa_timeout_ms apart, until an answer comes.
+ * A MAD for @op, or an ERR_PTR: one 256-byte MAD to QP1 of the SA, built
+ * whole by sa_wire.c.  Requests always fit in one MAD (no RMPP when
+ * sending).  The MAD layer resends it sa_retries times, sa_timeout_ms
+ * apart, until an answer comes.
  */
 static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 {
 	struct ib_mad_agent *agent = op->port->agent;
 	struct ib_mad_send_buf *send_buf;
-	struct ib_mad_hdr *hdr;
 	u32 tid;
 
 	send_buf = ib_create_send_mad(agent, 1, op->ah->pkey_index, 0,
@@ -451,18 +490,14 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 				      IB_MGMT_BASE_VERSION);
 	if (IS_ERR(send_buf))
 		return send_buf;
-	hdr = send_buf->mad;
-	hdr->base_version = IB_MGMT_BASE_VERSION;
-	hdr->mgmt_class = IB_MGMT_CLASS_SUBN_ADM;
-	hdr->class_version = IB_SA_CLASS_VERSION;
 	/*
 	 * The MAD layer routes answers to the agent by the high 32 bits of
 	 * the TID (its hi_tid) and matches them to the send by the whole
 	 * TID: a counter below makes each request's TID unique.
 	 */
 	tid = atomic_inc_return(&rai_sa_tid);
-	hdr->tid = cpu_to_be64((u64)agent->hi_tid << 32 | tid);
-	rai_sa_req_to_mad(&op->req, send_buf->mad);
+	rai_sa_req_to_mad(&op->req, (u64)agent->hi_tid << 32 | tid,
+			  send_buf->mad);
 	send_buf->ah = op->ah->ah;
 	send_buf->timeout_ms = max(READ_ONCE(rai_sa_timeout_ms), 1U);
 	send_buf->retries = READ_ONCE(rai_sa_retries);
@@ -471,142 +506,136 @@ static struct ib_mad_send_buf *rai_sa_op_mad(struct rai_sa_op *op, gfp_t gfp)
 }
 
 /*
+ * The MAD of @op, which @q joined, could not be posted.  Others may have
+ * joined meanwhile: they get the error from rai_sa_wq.  Returns
+ * -EHOSTUNREACH, or -ECANCELED when @q was aborted meanwhile (the abort
+ * took it back).
+ */
+static int rai_sa_post_failed(struct rai_sa_query *q, struct rai_sa_op *op,
+			      struct ib_mad_send_buf *send_buf)
+{
+	bool ours = false;
+
+	spin_lock(&rai_sa_op_lock);
+	if (q->state == RAI_SA_PENDING) {
+		list_del_init(&q->node);
+		q->state = RAI_SA_FAILED;
+		ours = true;
+	}
+	op->send_buf = NULL;
+	rai_sa_op_unlist(op);
+	spin_unlock(&rai_sa_op_lock);
+	if (ours)
+		rai_sa_query_put(q);	/* the op's */
+	ib_free_send_mad(send_buf);
+	rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
+	op->status = -EHOSTUNREACH;
+	queue_work(rai_sa_wq, &op->work);
+	return ours ? -EHOSTUNREACH : -ECANCELED;
+}
+
+/*
+ * Send the MAD of @op, a new op for @q, and list @op to be joined; unless
+ * an identical op was started while it was being built (rai_sa_op_lock is
+ * dropped to allocate): then @q joins that one.
+ */
+static int rai_sa_start_mad(struct rai_sa_query *q, struct rai_sa_op *op)
+{
+	struct ib_mad_send_buf *send_buf;
+	struct rai_sa_op *other;
+	int ret;
+
+	send_buf = rai_sa_op_mad(op, q->gfp);
+	if (IS_ERR(send_buf)) {
+		rai_sa_op_free(op);
+		return rai_sa_start_failed(q, PTR_ERR(send_buf));
+	}
+
+	spin_lock(&rai_sa_op_lock);
+	other = rai_sa_find_op(op->port, &op->req, op->gen);
+	if (other || q->state != RAI_SA_IDLE) {
+		/* Started while we built ours: share it. */
+		ret = rai_sa_join_or_fail(other, q, RAI_SA_STAT_COALESCED);
+		ib_free_send_mad(send_buf);
+		rai_sa_op_free(op);
+		return ret;
+	}
+	op->send_buf = send_buf;
+	rai_sa_join(op, q);
+	list_add(&op->node, &rai_sa_joinable);
+	op->listed = true;
+	spin_unlock(&rai_sa_op_lock);
+
+	ret = ib_post_send_mad(send_buf, NULL);
+	if (ret)
+		return rai_sa_post_failed(q, op, send_buf);
+	/* Answered (or failed) already, op may be gone: not touched again. */
+	rai_sa_stat_inc(RAI_SA_STAT_MADS);
+	return 0;
+}
+
+/*
  * rai_sa_start() under rai_sa_rwsem (read), which keeps the port alive.
  * In order: the port and its SA's address (built on first use); the
- * answer from the port's cache; else an identical op in flight to join;
- * else a new op and its MAD.  rai_sa_lock is dropped to allocate, so the
- * search for an op to join is repeated before the new one is listed.
+ * answer from the port's cache, delivered from rai_sa_wq by an op of its
+ * own; else an identical op in flight to join; else a new op and its MAD.
  */
 static int rai_sa_start_locked(struct rai_sa_query *q, struct net *net,
 			       struct ib_device *ibdev, const char *name,
 			       u32 port_num, struct rai_sa_req *req,
 			       bool default_sgid)
 {
-	struct ib_mad_send_buf *send_buf;
-	struct rai_sa_result *res = NULL;
-	struct rai_sa_op *op, *other;
+	struct rai_sa_result *res;
 	struct rai_sa_port *port;
+	struct rai_sa_op *op;
 	struct rai_sa_ah *ah;
-	bool joined;
 	int ret;
 	u32 gen;
 
 	lockdep_assert_held(&rai_sa_rwsem);
 	port = rai_sa_find_port(net, ibdev, name, port_num);
-	if (IS_ERR(port)) {
-		ret = PTR_ERR(port);
-		goto err;
-	}
+	if (IS_ERR(port))
+		return rai_sa_start_failed(q, PTR_ERR(port));
 	rai_sa_stat_inc(RAI_SA_STAT_QUERIES);
 	ah = rai_sa_get_ah(port, &gen);
 	if (IS_ERR(ah)) {
-		ret = PTR_ERR(ah);
-		if (ret == -EHOSTUNREACH)
+		if (PTR_ERR(ah) == -EHOSTUNREACH)
 			rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
-		goto err;
+		return rai_sa_start_failed(q, PTR_ERR(ah));
 	}
 	/* A PathRecord from "us": the GID the port faces its SA with. */
 	if (default_sgid)
 		memcpy(req->rec + RAI_SA_PR_OFF_SGID, ah->sgid.raw, 16);
 
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_op_lock);
 	res = rai_sa_cache_get(port, req);
-	if (!res) {
-		other = rai_sa_find_op(port, req, gen);
-		if (other) {
-			joined = rai_sa_join(other, q);
-			spin_unlock(&rai_sa_lock);
-			rai_sa_ah_put(ah);
-			ret = -ECANCELED;
-			if (!joined)
-				goto err;
-			rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
-			return 0;
-		}
-	}
-	spin_unlock(&rai_sa_lock);
-
-	ret = -ENOMEM;
-	op = rai_sa_op_alloc(port, req, q->gfp);
-	if (!op)
-		goto err_ah;
-	op->gen = gen;
-	if (res) {
-		/* A cache hit, delivered from our workqueue. */
+	op = res ? NULL : rai_sa_find_op(port, req, gen);
+	if (op) {
+		ret = rai_sa_join_or_fail(op, q, RAI_SA_STAT_COALESCED);
 		rai_sa_ah_put(ah);
-		op->res = res;
-		spin_lock(&rai_sa_lock);
-		joined = rai_sa_join(op, q);
-		spin_unlock(&rai_sa_lock);
-		if (!joined) {
-			rai_sa_op_free(op);
-			ret = -ECANCELED;
-			goto err;
-		}
-		queue_work(rai_sa_wq, &op->work);
-		rai_sa_stat_inc(RAI_SA_STAT_CACHE_HITS);
-		return 0;
+		return ret;
 	}
-	op->ah = ah;
-	send_buf = rai_sa_op_mad(op, q->gfp);
-	if (IS_ERR(send_buf)) {
-		ret = PTR_ERR(send_buf);
-		rai_sa_op_free(op);
-		goto err;
+	spin_unlock(&rai_sa_op_lock);
+
+	op = rai_sa_op_alloc(port, req, gen, q->gfp);
+	if (!op) {
+		rai_sa_ah_put(ah);
+		rai_sa_result_put(res);
+		return rai_sa_start_failed(q, -ENOMEM);
 	}
-
-	spin_lock(&rai_sa_lock);
-	other = rai_sa_find_op(port, req, gen);
-	if (other || q->state != RAI_SA_IDLE) {
-		/* Started while we built ours: share it. */
-		joined = other && rai_sa_join(other, q);
-		spin_unlock(&rai_sa_lock);
-		ib_free_send_mad(send_buf);
-		rai_sa_op_free(op);
-		ret = -ECANCELED;
-		if (!joined)
-			goto err;
-		rai_sa_stat_inc(RAI_SA_STAT_COALESCED);
-		return 0;
+	if (!res) {
+		op->ah = ah;
+		return rai_sa_start_mad(q, op);
 	}
-	op->send_buf = send_buf;
-	rai_sa_join(op, q);
-	list_add(&op->node, &port->ops);
-	op->listed = true;
-	spin_unlock(&rai_sa_lock);
-
-	ret = ib_post_send_mad(send_buf, NULL);
-	if (ret) {
-		/* Others may have joined: they get the error from a work. */
-		bool ours = false;
-
-		spin_lock(&rai_sa_lock);
-		if (q->state == RAI_SA_PENDING) {
-			list_del_init(&q->node);
-			q->state = RAI_SA_FAILED;
-			ours = true;
-		}
-		op->send_buf = NULL;
-		rai_sa_op_unlist(op);
-		spin_unlock(&rai_sa_lock);
-		if (ours)
-			rai_sa_query_put(q);	/* the op's */
-		ib_free_send_mad(send_buf);
-		rai_sa_stat_inc(RAI_SA_STAT_NO_SA);
-		op->status = -EHOSTUNREACH;
-		queue_work(rai_sa_wq, &op->work);
-		/* Aborted meanwhile: the abort took it, report that. */
-		return ours ? -EHOSTUNREACH : -ECANCELED;
-	}
-	/* Answered (or failed) already, op may be gone: not touched again. */
-	rai_sa_stat_inc(RAI_SA_STAT_MADS);
-	return 0;
-
-err_ah:
 	rai_sa_ah_put(ah);
-	rai_sa_result_put(res);
-err:
-	return rai_sa_start_failed(q, ret);
+	op->res = res;
+	spin_lock(&rai_sa_op_lock);
+	ret = rai_sa_join_or_fail(op, q, RAI_SA_STAT_CACHE_HITS);
+	if (ret)
+		rai_sa_op_free(op);
+	else
+		queue_work(rai_sa_wq, &op->work);
+	return ret;
 }
 
 static int rai_sa_start(struct rai_sa_query *q, struct net *net,
@@ -619,6 +648,34 @@ static int rai_sa_start(struct rai_sa_query *q, struct net *net,
 	down_read(&rai_sa_rwsem);
 	ret = rai_sa_start_locked(q, net, ibdev, name, port_num, req,
 				  default_sgid);
+	up_read(&rai_sa_rwsem);
+	rai_sa_device_put(ibdev);
+	return ret;
+}
+
+int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
+		     u8 *gid)
+{
+	struct ib_device *ibdev = rai_sa_device_get(ibdev_name);
+	struct rai_sa_port *port;
+	struct rai_sa_ah *ah;
+	u32 gen;
+	int ret = 0;
+
+	down_read(&rai_sa_rwsem);
+	port = rai_sa_find_port(net, ibdev, ibdev_name, port_num);
+	if (IS_ERR(port)) {
+		ret = PTR_ERR(port);
+		goto out;
+	}
+	ah = rai_sa_get_ah(port, &gen);
+	if (IS_ERR(ah)) {
+		ret = PTR_ERR(ah);
+		goto out;
+	}
+	memcpy(gid, ah->sgid.raw, sizeof(ah->sgid.raw));
+	rai_sa_ah_put(ah);
+out:
 	up_read(&rai_sa_rwsem);
 	rai_sa_device_put(ibdev);
 	return ret;
@@ -684,12 +741,12 @@ bool rai_sa_abort(struct rai_sa_query *q)
 
 	if (IS_ERR_OR_NULL(q))
 		return false;
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_op_lock);
 	switch (q->state) {
 	case RAI_SA_IDLE:
 		/* Not started yet: the start will fail with -ECANCELED. */
 		q->state = RAI_SA_CANCELLED;
-		spin_unlock(&rai_sa_lock);
+		spin_unlock(&rai_sa_op_lock);
 		return true;
 	case RAI_SA_PENDING:
 		q->state = RAI_SA_CANCELLED;
@@ -714,7 +771,7 @@ bool rai_sa_abort(struct rai_sa_query *q)
 	default:
 		break;
 	}
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_op_lock);
 
 	if (wait) {
 		/* Pairs with smp_store_release() in rai_sa_op_finish(). */
@@ -727,13 +784,34 @@ bool rai_sa_abort(struct rai_sa_query *q)
 	return dropped;
 }
 
+static void rai_sa_flush(void)
+{
+	flush_workqueue(rai_sa_wq);
+}
+
 /* The ports below register the MAD handlers of the queries above. */
+static const struct rai_sa_port_client rai_sa_port_client_ops = {
+	.send_handler = rai_sa_send_handler,
+	.recv_handler = rai_sa_recv_handler,
+	.flush = rai_sa_flush,
+};
+
 int rai_sa_init(void)
 {
-	return rai_sa_port_init(rai_sa_send_handler, rai_sa_recv_handler);
+	int ret;
+
+	rai_sa_wq = alloc_workqueue("rai_sa", WQ_UNBOUND, 0);
+	if (!rai_sa_wq)
+		return -ENOMEM;
+	ret = rai_sa_port_init(&rai_sa_port_client_ops);
+	if (ret)
+		destroy_workqueue(rai_sa_wq);
+	return ret;
 }
 
 void rai_sa_exit(void)
 {
+	/* Every query has completed once the ports are gone. */
 	rai_sa_port_exit();
+	destroy_workqueue(rai_sa_wq);
 }

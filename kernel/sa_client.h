@@ -52,10 +52,10 @@
 
 struct net;
 struct rai_sa_query;
+struct rdma_addrinfo_info;
 
-/* Module parameters (sa_client.c); read them with READ_ONCE(). */
-extern unsigned int rai_sa_timeout_ms;
-extern unsigned int rai_sa_retries;
+/* The SA parameters GET_INFO reports: sa_timeout_ms, sa_retries. */
+void rai_sa_info(struct rdma_addrinfo_info *info);
 
 /*
  * @records: @nrec records in SA wire format, RAI_SA_SR_LEN (176) bytes
@@ -105,5 +105,18 @@ bool rai_sa_abort(struct rai_sa_query *q);
 void *rai_sa_query_ctx(const struct rai_sa_query *q);	/* its @ctx */
 void rai_sa_query_get(struct rai_sa_query *q);
 void rai_sa_query_put(struct rai_sa_query *q);
+
+/**
+ * rai_sa_local_gid() - the port's own GID facing its SA
+ * @net: network namespace the device must be visible in, or NULL
+ * @ibdev_name: the RDMA device, NUL-terminated
+ * @port_num: its port
+ * @gid: out, 16 bytes: GID 0 on IB, the RoCEv2 GID chosen to reach sa_gid
+ *	on RoCE (the SGID of rai_sa_start_path() with @sgid NULL)
+ *
+ * Process context.  Returns 0, -ENODEV or -EHOSTUNREACH (no SA).
+ */
+int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
+		     u8 *gid);
 
 #endif /* _RAI_SA_CLIENT_H */

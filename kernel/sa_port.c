@@ -4,7 +4,7 @@
  * every RDMA device (ib_client add/remove), the address of each port's SA
  * (kept up to date through port events), and the answers cached per port.
  * The queries are in sa_client.c; the interface between the two, and the
- * locks they share, in sa_port.h.
+ * lock they share, in sa_port.h.
  *
  * Objects: rai_sa_dev/rai_sa_port, one per RDMA device / port, from the
  * ib_client add callback to remove; rai_sa_ah, the SA's address as a port
@@ -21,7 +21,9 @@
  *    best; rai_sa_build_roce_ah().  Empty: the port has no SA
  *    (-EHOSTUNREACH).
  *
- * Locking: rai_sa_rwsem and rai_sa_lock as sa_port.h says;
+ * Locking: rai_sa_rwsem as sa_port.h says; rai_sa_port_lock protects the
+ * ports' AH pointers, generations, dead flags and caches (never taken in
+ * interrupt context; sa_client.c may hold its own lock around it);
  * port->ah_mutex serialises building an address handle.  MAD layer
  * callbacks, event handlers and work items all run in process context.
  */
@@ -39,7 +41,6 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
@@ -147,10 +148,8 @@ struct rai_sa_dev {
 
 DECLARE_RWSEM(rai_sa_rwsem);
 static LIST_HEAD(rai_sa_devs);
-DEFINE_SPINLOCK(rai_sa_lock);
-struct workqueue_struct *rai_sa_wq;
-static ib_mad_send_handler rai_sa_send_handler;
-static ib_mad_recv_handler rai_sa_recv_handler;
+static DEFINE_SPINLOCK(rai_sa_port_lock);
+static const struct rai_sa_port_client *rai_sa_port_client;
 
 static void rai_sa_ah_release(struct kref *ref)
 {
@@ -188,7 +187,7 @@ void rai_sa_result_put(struct rai_sa_result *res)
  * the generation of the port they were asked in: every port event that
  * may change the SA, and a new sa_gid, drop the whole cache
  * (rai_sa_port_reset(), rai_sa_get_ah()).  Entries are taken off the list
- * under rai_sa_lock and freed after it (rai_sa_cache_free_list()).
+ * under rai_sa_port_lock and freed after it (rai_sa_cache_free_list()).
  */
 
 void rai_sa_cache_free_list(struct list_head *list)
@@ -202,30 +201,33 @@ void rai_sa_cache_free_list(struct list_head *list)
 	}
 }
 
-/* A cached answer to @req, referenced, or NULL (under rai_sa_lock). */
+/* A cached answer to @req, referenced, or NULL. */
 struct rai_sa_result *rai_sa_cache_get(struct rai_sa_port *port,
 				       const struct rai_sa_req *req)
 {
+	struct rai_sa_result *res = NULL;
 	struct rai_sa_cache_ent *e;
 
-	lockdep_assert_held(&rai_sa_lock);
 	if (!READ_ONCE(rai_sa_cache_ttl_ms))
 		return NULL;
+	spin_lock(&rai_sa_port_lock);
 	list_for_each_entry(e, &port->cache, node) {
 		if (memcmp(&e->req, req, sizeof(*req)))
 			continue;
 		/* Expired: left for the next insertion to drop. */
-		if (time_after_eq(jiffies, e->expires))
-			return NULL;
-		kref_get(&e->res->ref);
-		return e->res;
+		if (time_before(jiffies, e->expires)) {
+			res = e->res;
+			kref_get(&res->ref);
+		}
+		break;
 	}
-	return NULL;
+	spin_unlock(&rai_sa_port_lock);
+	return res;
 }
 
 /*
  * Insert @e, moving replaced and evicted entries to @old (under
- * rai_sa_lock).
+ * rai_sa_port_lock).
  */
 static void rai_sa_cache_insert(struct rai_sa_port *port,
 				struct rai_sa_cache_ent *e,
@@ -233,7 +235,7 @@ static void rai_sa_cache_insert(struct rai_sa_port *port,
 {
 	struct rai_sa_cache_ent *c, *tmp;
 
-	lockdep_assert_held(&rai_sa_lock);
+	lockdep_assert_held(&rai_sa_port_lock);
 	/* The answer @e replaces, and every expired one, go. */
 	list_for_each_entry_safe(c, tmp, &port->cache, node) {
 		if (memcmp(&c->req, &e->req, sizeof(e->req)) &&
@@ -273,16 +275,17 @@ struct rai_sa_cache_ent *rai_sa_cache_ent_alloc(const struct rai_sa_req *req,
 /*
  * Cache @ent, an answer of generation @gen, unless the port has moved on
  * (or is going): then, and for entries it replaces or evicts, moved to
- * @old for rai_sa_cache_free_list() (under rai_sa_lock).
+ * @old for rai_sa_cache_free_list().
  */
 void rai_sa_cache_add(struct rai_sa_port *port, struct rai_sa_cache_ent *ent,
 		      u32 gen, struct list_head *old)
 {
-	lockdep_assert_held(&rai_sa_lock);
+	spin_lock(&rai_sa_port_lock);
 	if (gen == port->gen && !port->dead)
 		rai_sa_cache_insert(port, ent, old);
 	else
 		list_add(&ent->node, old);
+	spin_unlock(&rai_sa_port_lock);
 }
 
 /* ---- SA address ------------------------------------------------------- */
@@ -297,13 +300,13 @@ static void rai_sa_port_reset(struct rai_sa_port *port)
 	struct rai_sa_ah *ah;
 	LIST_HEAD(old);
 
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_port_lock);
 	ah = port->ah;
 	port->ah = NULL;
 	port->gen++;
 	list_splice_init(&port->cache, &old);
 	port->ncache = 0;
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_port_lock);
 	rai_sa_ah_put(ah);
 	rai_sa_cache_free_list(&old);
 }
@@ -313,12 +316,12 @@ void rai_sa_port_forget_ah(struct rai_sa_port *port, struct rai_sa_ah *bad)
 {
 	struct rai_sa_ah *ah = NULL;
 
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_port_lock);
 	if (port->ah == bad) {
 		ah = port->ah;
 		port->ah = NULL;
 	}
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_port_lock);
 	rai_sa_ah_put(ah);
 }
 
@@ -473,7 +476,7 @@ static int rai_sa_build_ah(struct rai_sa_port *port, struct rai_sa_ah **ahp)
 
 /*
  * A reference to the port's current SA address handle, built if needed.
- * The port's state is read while building without rai_sa_lock: a port
+ * The port's state is read while building without rai_sa_port_lock: a port
  * event in between makes the new address stale, and it is built again
  * (rai_sa_addr_install()).  Should events keep coming, the last one built
  * serves this query only, under the generation it was built for, so that
@@ -493,23 +496,23 @@ struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
 	mutex_lock(&port->ah_mutex);
 	for (tries = 1; ; tries++) {
 		gid_gen = atomic_read(&rai_sa_gid_gen);
-		spin_lock(&rai_sa_lock);
+		spin_lock(&rai_sa_port_lock);
 		ah = port->ah;
 		if (ah && port->ah_gid_gen == gid_gen) {
 			kref_get(&ah->ref);
 			*gen = port->gen;
-			spin_unlock(&rai_sa_lock);
+			spin_unlock(&rai_sa_port_lock);
 			ret = 0;
 			goto out;
 		}
 		built_gen = port->gen;
-		spin_unlock(&rai_sa_lock);
+		spin_unlock(&rai_sa_port_lock);
 
 		ret = rai_sa_build_ah(port, &ah);
 		if (ret)
 			goto out;
 
-		spin_lock(&rai_sa_lock);
+		spin_lock(&rai_sa_port_lock);
 		st.gen = port->gen;
 		st.gid_gen = port->ah_gid_gen;
 		verdict = rai_sa_addr_install(&st, built_gen, gid_gen,
@@ -526,10 +529,10 @@ struct rai_sa_ah *rai_sa_get_ah(struct rai_sa_port *port, u32 *gen)
 				port->ncache = 0;
 			}
 			*gen = port->gen;
-			spin_unlock(&rai_sa_lock);
+			spin_unlock(&rai_sa_port_lock);
 			break;
 		}
-		spin_unlock(&rai_sa_lock);
+		spin_unlock(&rai_sa_port_lock);
 		if (tries == RAI_SA_AH_TRIES) {
 			*gen = built_gen;
 			break;
@@ -602,34 +605,6 @@ struct rai_sa_port *rai_sa_find_port(struct net *net, struct ib_device *ibdev,
 	return port;
 }
 
-int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
-		     u8 *gid)
-{
-	struct ib_device *ibdev = rai_sa_device_get(ibdev_name);
-	struct rai_sa_port *port;
-	struct rai_sa_ah *ah;
-	u32 gen;
-	int ret = 0;
-
-	down_read(&rai_sa_rwsem);
-	port = rai_sa_find_port(net, ibdev, ibdev_name, port_num);
-	if (IS_ERR(port)) {
-		ret = PTR_ERR(port);
-		goto out;
-	}
-	ah = rai_sa_get_ah(port, &gen);
-	if (IS_ERR(ah)) {
-		ret = PTR_ERR(ah);
-		goto out;
-	}
-	memcpy(gid, ah->sgid.raw, sizeof(ah->sgid.raw));
-	rai_sa_ah_put(ah);
-out:
-	up_read(&rai_sa_rwsem);
-	rai_sa_device_put(ibdev);
-	return ret;
-}
-
 static void rai_sa_event(struct ib_event_handler *handler,
 			 struct ib_event *event)
 {
@@ -686,14 +661,14 @@ static int rai_sa_add_one(struct ib_device *ibdev)
 		port->dev = dev;
 		port->port_num = p;
 		mutex_init(&port->ah_mutex);
-		INIT_LIST_HEAD(&port->ops);
 		INIT_LIST_HEAD(&port->cache);
 		if (!rdma_cap_ib_mad(ibdev, p))
 			continue;
 		agent = ib_register_mad_agent(ibdev, p, IB_QPT_GSI, NULL,
 					      IB_MGMT_RMPP_VERSION,
-					      rai_sa_send_handler,
-					      rai_sa_recv_handler, port, 0);
+					      rai_sa_port_client->send_handler,
+					      rai_sa_port_client->recv_handler,
+					      port, 0);
 		if (IS_ERR(agent)) {
 			pr_warn("%s port %u: no MAD agent (%ld)\n",
 				dev_name(&ibdev->dev), p, PTR_ERR(agent));
@@ -725,10 +700,10 @@ static void rai_sa_remove_one(struct ib_device *ibdev, void *client_data)
 	/* No new query finds the device once this returns. */
 	down_write(&rai_sa_rwsem);
 	list_del(&dev->node);
-	spin_lock(&rai_sa_lock);
+	spin_lock(&rai_sa_port_lock);
 	for (i = 0; i < nports; i++)
 		dev->port[i].dead = true;
-	spin_unlock(&rai_sa_lock);
+	spin_unlock(&rai_sa_port_lock);
 	up_write(&rai_sa_rwsem);
 
 	/* Flushes every MAD in flight: their queries end with -ENODEV. */
@@ -736,7 +711,7 @@ static void rai_sa_remove_one(struct ib_device *ibdev, void *client_data)
 		if (dev->port[i].agent)
 			ib_unregister_mad_agent(dev->port[i].agent);
 	/* Cache hits being delivered still point at the ports. */
-	flush_workqueue(rai_sa_wq);
+	rai_sa_port_client->flush();
 	for (i = 0; i < nports; i++) {
 		rai_sa_port_reset(&dev->port[i]);
 		mutex_destroy(&dev->port[i].ah_mutex);
@@ -750,27 +725,14 @@ static struct ib_client rai_sa_client = {
 	.remove = rai_sa_remove_one,
 };
 
-int rai_sa_port_init(ib_mad_send_handler send_handler,
-		     ib_mad_recv_handler recv_handler)
+int rai_sa_port_init(const struct rai_sa_port_client *client)
 {
-	int ret;
-
-	rai_sa_send_handler = send_handler;
-	rai_sa_recv_handler = recv_handler;
-	rai_sa_wq = alloc_workqueue("rai_sa", WQ_UNBOUND, 0);
-	if (!rai_sa_wq)
-		return -ENOMEM;
-	ret = ib_register_client(&rai_sa_client);
-	if (ret) {
-		destroy_workqueue(rai_sa_wq);
-		return ret;
-	}
-	return 0;
+	rai_sa_port_client = client;
+	return ib_register_client(&rai_sa_client);
 }
 
 void rai_sa_port_exit(void)
 {
 	/* Removes every device: every query has completed after this. */
 	ib_unregister_client(&rai_sa_client);
-	destroy_workqueue(rai_sa_wq);
 }

@@ -2,7 +2,9 @@
 /*
  * rdma_addrinfo: the ports of the SA client (sa_port.c): a GSI MAD agent
  * per port of every RDMA device, the address of each port's SA and the
- * answers cached per port.  The queries (sa_client.c) sit on top.
+ * answers cached per port.  The queries (sa_client.c) sit on top; this
+ * header is between the two, no other file includes it (sa_client.h is
+ * the SA client's interface).
  */
 #ifndef _RAI_SA_PORT_H
 #define _RAI_SA_PORT_H
@@ -11,7 +13,6 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -21,19 +22,16 @@
 struct net;
 struct rai_sa_cache_ent;
 struct rai_sa_dev;
-struct workqueue_struct;
 
 /*
- * rai_sa_rwsem (read) keeps the device list and the ports alive while a
- * query is being started; device removal takes it for writing.
- * rai_sa_lock protects the ports' AH pointers, generations, op lists and
- * caches, and the queries' state (sa_client.c); never taken in interrupt
- * context.  rai_sa_wq delivers answers that need no MAD (sa_client.c);
- * device removal flushes it.
+ * rai_sa_rwsem keeps the device list and the ports alive: held for reading
+ * while a query is started (sa_client.c) or a port's GID read, for writing
+ * while a device is added or removed.  The ports' own state is under a
+ * spinlock of sa_port.c, the queries' under one of sa_client.c, taken in
+ * that order: sa_client.c calls rai_sa_cache_get() and rai_sa_cache_add()
+ * with its lock held.
  */
 extern struct rw_semaphore rai_sa_rwsem;
-extern spinlock_t rai_sa_lock;
-extern struct workqueue_struct *rai_sa_wq;
 
 /**
  * struct rai_sa_ah - an address handle of a port's SA
@@ -73,12 +71,11 @@ struct rai_sa_result {
  * @ah_gid_gen: the sa_gid generation @ah was built for
  * @gen: bumped when the SA may differ (struct rai_sa_addr_gen)
  * @dead: the device is being removed
- * @ops: coalescable ops in flight (sa_client.c)
  * @cache: cached answers, oldest first
  * @ncache: entries in @cache
  *
- * @ah, @ah_gid_gen, @gen, @dead, @ops, @cache and @ncache are written
- * under rai_sa_lock; a new @ah is installed under @ah_mutex as well.
+ * @ah, @ah_gid_gen, @gen, @dead, @cache and @ncache are written under
+ * sa_port.c's lock; a new @ah is installed under @ah_mutex as well.
  */
 struct rai_sa_port {
 	struct rai_sa_dev *dev;
@@ -89,13 +86,24 @@ struct rai_sa_port {
 	int ah_gid_gen;
 	u32 gen;
 	bool dead;
-	struct list_head ops;
 	struct list_head cache;
 	unsigned int ncache;
 };
 
-int rai_sa_port_init(ib_mad_send_handler send_handler,
-		     ib_mad_recv_handler recv_handler);
+/**
+ * struct rai_sa_port_client - what the ports need of the queries
+ * @send_handler: the MAD send handler of every agent
+ * @recv_handler: the MAD receive handler of every agent
+ * @flush: returns once every answer being delivered without a MAD (from
+ *	a workqueue of sa_client.c, still pointing at its port) has been
+ */
+struct rai_sa_port_client {
+	ib_mad_send_handler send_handler;
+	ib_mad_recv_handler recv_handler;
+	void (*flush)(void);
+};
+
+int rai_sa_port_init(const struct rai_sa_port_client *client);
 void rai_sa_port_exit(void);
 
 struct ib_device *rai_sa_device_get(const char *name);
@@ -116,18 +124,5 @@ struct rai_sa_cache_ent *rai_sa_cache_ent_alloc(const struct rai_sa_req *req,
 void rai_sa_cache_add(struct rai_sa_port *port, struct rai_sa_cache_ent *ent,
 		      u32 gen, struct list_head *old);
 void rai_sa_cache_free_list(struct list_head *list);
-
-/**
- * rai_sa_local_gid() - the port's own GID facing its SA
- * @net: network namespace the device must be visible in, or NULL
- * @ibdev_name: the RDMA device, NUL-terminated
- * @port_num: its port
- * @gid: out, 16 bytes: GID 0 on IB, the RoCEv2 GID chosen to reach sa_gid
- *	on RoCE (the SGID of rai_sa_start_path() with @sgid NULL)
- *
- * Process context.  Returns 0, -ENODEV or -EHOSTUNREACH (no SA).
- */
-int rai_sa_local_gid(struct net *net, const char *ibdev_name, u32 port_num,
-		     u8 *gid);
 
 #endif /* _RAI_SA_PORT_H */

@@ -10,10 +10,6 @@
 
 #include "sa_wire.h"
 
-#define RAI_SA_RMPP_TYPE_DATA	1
-#define RAI_SA_RMPP_FLAG_ACTIVE	0x01
-#define RAI_SA_RMPP_FLAG_FIRST	0x02
-
 static u16 rai_sa_get16(const u8 *p)
 {
 	return (u16)p[0] << 8 | p[1];
@@ -42,8 +38,8 @@ void rai_sa_req_service(struct rai_sa_req *req, u64 service_id, bool by_id,
 			const char *name, size_t name_len)
 {
 	memset(req, 0, sizeof(*req));
-	req->attr_id = RAI_SA_ATTR_SERVICE_REC;
-	req->method = RAI_SA_METHOD_GET_TABLE;
+	req->attr_id = IB_SA_ATTR_SERVICE_REC;
+	req->method = IB_SA_METHOD_GET_TABLE;
 	if (by_id) {
 		req->comp_mask = RAI_SA_SR_CM_ID;
 		rai_sa_put64(req->rec + RAI_SA_SR_OFF_ID, service_id);
@@ -58,8 +54,8 @@ void rai_sa_req_path(struct rai_sa_req *req, const u8 *dgid, const u8 *sgid,
 		     u16 pkey)
 {
 	memset(req, 0, sizeof(*req));
-	req->attr_id = RAI_SA_ATTR_PATH_REC;
-	req->method = RAI_SA_METHOD_GET;
+	req->attr_id = IB_SA_ATTR_PATH_REC;
+	req->method = IB_MGMT_METHOD_GET;
 	req->comp_mask = RAI_SA_PR_CM_DGID | RAI_SA_PR_CM_SGID |
 			 RAI_SA_PR_CM_REVERSIBLE | RAI_SA_PR_CM_NUMB_PATH;
 	memcpy(req->rec + RAI_SA_PR_OFF_DGID, dgid, 16);
@@ -74,16 +70,20 @@ void rai_sa_req_path(struct rai_sa_req *req, const u8 *dgid, const u8 *sgid,
 
 size_t rai_sa_req_rec_len(const struct rai_sa_req *req)
 {
-	return req->attr_id == RAI_SA_ATTR_SERVICE_REC ? RAI_SA_SR_LEN :
+	return req->attr_id == IB_SA_ATTR_SERVICE_REC ? RAI_SA_SR_LEN :
 							 RAI_SA_PR_LEN;
 }
 
-void rai_sa_req_to_mad(const struct rai_sa_req *req, u8 *mad)
+void rai_sa_req_to_mad(const struct rai_sa_req *req, u64 tid, u8 *mad)
 {
+	mad[RAI_SA_OFF_BASE_VERSION] = IB_MGMT_BASE_VERSION;
+	mad[RAI_SA_OFF_CLASS] = IB_MGMT_CLASS_SUBN_ADM;
+	mad[RAI_SA_OFF_CLASS_VER] = IB_SA_CLASS_VERSION;
+	rai_sa_put64(mad + RAI_SA_OFF_TID, tid);
 	rai_sa_put16(mad + RAI_SA_OFF_ATTR_ID, req->attr_id);
 	mad[RAI_SA_OFF_METHOD] = req->method;
 	rai_sa_put64(mad + RAI_SA_OFF_COMP_MASK, req->comp_mask);
-	memcpy(mad + RAI_SA_HDR_LEN, req->rec, rai_sa_req_rec_len(req));
+	memcpy(mad + IB_MGMT_SA_HDR, req->rec, rai_sa_req_rec_len(req));
 }
 
 /* Headers every segment of an RMPP response must carry. */
@@ -91,11 +91,11 @@ static bool rai_sa_rmpp_seg_ok(const u8 *seg, unsigned int i)
 {
 	u8 flags = seg[RAI_SA_OFF_RMPP_FLAGS];
 
-	if (seg[RAI_SA_OFF_RMPP_VERSION] != 1 ||
-	    seg[RAI_SA_OFF_RMPP_TYPE] != RAI_SA_RMPP_TYPE_DATA ||
-	    !(flags & RAI_SA_RMPP_FLAG_ACTIVE))
+	if (seg[RAI_SA_OFF_RMPP_VERSION] != IB_MGMT_RMPP_VERSION ||
+	    seg[RAI_SA_OFF_RMPP_TYPE] != IB_MGMT_RMPP_TYPE_DATA ||
+	    !(flags & IB_MGMT_RMPP_FLAG_ACTIVE))
 		return false;
-	if (!i != !!(flags & RAI_SA_RMPP_FLAG_FIRST))
+	if (!i != !!(flags & IB_MGMT_RMPP_FLAG_FIRST))
 		return false;
 	return rai_sa_get32(seg + RAI_SA_OFF_RMPP_SEG) == i + 1;
 }
@@ -104,7 +104,7 @@ int rai_sa_resp_check(const struct rai_sa_req *req, const u8 *const *seg,
 		      unsigned int nseg, int mad_len, struct rai_sa_resp *out)
 {
 	unsigned int rec_len = rai_sa_req_rec_len(req);
-	bool table = req->method == RAI_SA_METHOD_GET_TABLE;
+	bool table = req->method == IB_SA_METHOD_GET_TABLE;
 	unsigned int data_len, stride, i;
 	const u8 *mad;
 	u16 status;
@@ -113,10 +113,10 @@ int rai_sa_resp_check(const struct rai_sa_req *req, const u8 *const *seg,
 	if (!nseg || !seg[0])
 		return -EPROTO;
 	mad = seg[0];
-	if (mad[RAI_SA_OFF_BASE_VERSION] != 1 ||
-	    mad[RAI_SA_OFF_CLASS] != RAI_SA_CLASS ||
-	    mad[RAI_SA_OFF_CLASS_VER] != RAI_SA_CLASS_VERSION ||
-	    mad[RAI_SA_OFF_METHOD] != (req->method | RAI_SA_METHOD_RESP))
+	if (mad[RAI_SA_OFF_BASE_VERSION] != IB_MGMT_BASE_VERSION ||
+	    mad[RAI_SA_OFF_CLASS] != IB_MGMT_CLASS_SUBN_ADM ||
+	    mad[RAI_SA_OFF_CLASS_VER] != IB_SA_CLASS_VERSION ||
+	    mad[RAI_SA_OFF_METHOD] != (req->method | IB_MGMT_METHOD_RESP))
 		return -EPROTO;
 
 	/* An error status comes with no data worth looking at. */
@@ -131,10 +131,10 @@ int rai_sa_resp_check(const struct rai_sa_req *req, const u8 *const *seg,
 	stride = rai_sa_get16(mad + RAI_SA_OFF_ATTR_OFFSET) * 8;
 	if (!table) {
 		/* A single MAD, a single record in its 200 data bytes. */
-		if (nseg != 1 || mad_len != RAI_SA_MAD_SIZE ||
-		    (mad[RAI_SA_OFF_RMPP_FLAGS] & RAI_SA_RMPP_FLAG_ACTIVE))
+		if (nseg != 1 || mad_len != IB_MGMT_MAD_SIZE ||
+		    (mad[RAI_SA_OFF_RMPP_FLAGS] & IB_MGMT_RMPP_FLAG_ACTIVE))
 			return -EPROTO;
-		if (stride && (stride < rec_len || stride > RAI_SA_SEG_DATA))
+		if (stride && (stride < rec_len || stride > IB_MGMT_SA_DATA))
 			return -EPROTO;
 		out->nrec = 1;
 		out->stride = rec_len;
@@ -146,11 +146,11 @@ int rai_sa_resp_check(const struct rai_sa_req *req, const u8 *const *seg,
 	 * header once and the data of all segments, the last one trimmed to
 	 * its payload length.
 	 */
-	if (mad_len < RAI_SA_HDR_LEN)
+	if (mad_len < IB_MGMT_SA_HDR)
 		return -EPROTO;
-	data_len = mad_len - RAI_SA_HDR_LEN;
+	data_len = mad_len - IB_MGMT_SA_HDR;
 	if (nseg != max_t(unsigned int, 1,
-			  DIV_ROUND_UP(data_len, RAI_SA_SEG_DATA)))
+			  DIV_ROUND_UP(data_len, IB_MGMT_SA_DATA)))
 		return -EPROTO;
 	for (i = 0; i < nseg; i++)
 		if (!seg[i] || !rai_sa_rmpp_seg_ok(seg[i], i))
@@ -178,16 +178,16 @@ unsigned int rai_sa_resp_copy(const struct rai_sa_req *req,
 		unsigned int done = 0;
 
 		while (done < rec_len) {
-			size_t s = (off + done) / RAI_SA_SEG_DATA;
-			size_t in = (off + done) % RAI_SA_SEG_DATA;
+			size_t s = (off + done) / IB_MGMT_SA_DATA;
+			size_t in = (off + done) % IB_MGMT_SA_DATA;
 			unsigned int chunk;
 
 			if (s >= nseg)
 				return r;	/* cannot happen once checked */
 			chunk = min_t(unsigned int, rec_len - done,
-				      RAI_SA_SEG_DATA - in);
+				      IB_MGMT_SA_DATA - in);
 			memcpy(dst + (size_t)r * rec_len + done,
-			       seg[s] + RAI_SA_HDR_LEN + in, chunk);
+			       seg[s] + IB_MGMT_SA_HDR + in, chunk);
 			done += chunk;
 		}
 	}

@@ -13,24 +13,23 @@
 #define _RAI_SA_WIRE_H
 
 #include <linux/types.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_sa.h>
 
-#define RAI_SA_MAD_SIZE		256	/* one IB MAD */
-#define RAI_SA_HDR_LEN		56	/* MAD + RMPP + SA headers */
-#define RAI_SA_SEG_DATA		200	/* SA data bytes per MAD segment */
+/*
+ * The MAD's sizes, versions, class, methods and attributes are the
+ * kernel's (IB_MGMT_*, IB_SA_*); the host test has stand-ins of the same
+ * names (selftests/host/kshim/rdma/).
+ */
 #define RAI_SA_SR_LEN		176	/* ServiceRecord */
 #define RAI_SA_PR_LEN		64	/* PathRecord */
 #define RAI_SA_NAME_LEN		64	/* ServiceRecord.ServiceName */
 
-#define RAI_SA_CLASS		0x03
-#define RAI_SA_CLASS_VERSION	2
-#define RAI_SA_METHOD_GET	0x01
-#define RAI_SA_METHOD_GET_TABLE	0x12
-#define RAI_SA_METHOD_RESP	0x80	/* response bit of the method */
-
-#define RAI_SA_ATTR_SERVICE_REC	0x0031
-#define RAI_SA_ATTR_PATH_REC	0x0035
-
-/* Component mask bits (IBA 15.2.5.14 ServiceRecord, 15.2.5.16 PathRecord) */
+/*
+ * Component mask bits (IBA 15.2.5.14 ServiceRecord, 15.2.5.16 PathRecord),
+ * host order: the kernel has no ServiceRecord ones, and its PathRecord
+ * ones (IB_SA_PATH_REC_*) are big-endian.
+ */
 #define RAI_SA_SR_CM_ID		BIT_ULL(0)
 #define RAI_SA_SR_CM_NAME	BIT_ULL(6)
 #define RAI_SA_PR_CM_DGID	BIT_ULL(2)
@@ -45,6 +44,7 @@
 #define RAI_SA_OFF_CLASS_VER	2
 #define RAI_SA_OFF_METHOD	3
 #define RAI_SA_OFF_STATUS	4
+#define RAI_SA_OFF_TID		8
 #define RAI_SA_OFF_ATTR_ID	16
 #define RAI_SA_OFF_RMPP_VERSION	24
 #define RAI_SA_OFF_RMPP_TYPE	25
@@ -68,8 +68,8 @@
 
 /**
  * struct rai_sa_req - the variable part of an SA request
- * @attr_id: RAI_SA_ATTR_*
- * @method: RAI_SA_METHOD_GET or RAI_SA_METHOD_GET_TABLE
+ * @attr_id: IB_SA_ATTR_SERVICE_REC or IB_SA_ATTR_PATH_REC
+ * @method: IB_MGMT_METHOD_GET or IB_SA_METHOD_GET_TABLE
  * @comp_mask: component mask, host order
  * @rec: the query record (template), wire format
  *
@@ -92,8 +92,12 @@ void rai_sa_req_path(struct rai_sa_req *req, const u8 *dgid, const u8 *sgid,
 /* Size of the records answering @req (176 or 64). */
 size_t rai_sa_req_rec_len(const struct rai_sa_req *req);
 
-/* Write the SA header and data of @req into a zeroed @mad (256 bytes). */
-void rai_sa_req_to_mad(const struct rai_sa_req *req, u8 *mad);
+/*
+ * Write the whole MAD of @req into a zeroed @mad (IB_MGMT_MAD_SIZE bytes):
+ * the common MAD header (SubnAdm class, with transaction ID @tid), the SA
+ * header and the query record.
+ */
+void rai_sa_req_to_mad(const struct rai_sa_req *req, u64 tid, u8 *mad);
 
 /**
  * struct rai_sa_resp - what rai_sa_resp_check() found in a response
@@ -108,7 +112,7 @@ struct rai_sa_resp {
 /**
  * rai_sa_resp_check() - validate the headers of a response to @req
  * @req: the request
- * @seg: the segments of the response, each RAI_SA_MAD_SIZE bytes, in
+ * @seg: the segments of the response, each IB_MGMT_MAD_SIZE bytes, in
  *	order (one for a non-RMPP response)
  * @nseg: number of segments
  * @mad_len: the MAD layer's length of the response (header + data)

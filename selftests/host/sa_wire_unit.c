@@ -57,24 +57,24 @@ static void make_table(struct resp *r, const struct rai_sa_req *req,
 {
 	unsigned int rec_len = rai_sa_req_rec_len(req);
 	size_t data_len = (size_t)nrec * stride, i;
-	u8 *data = calloc(1, data_len + RAI_SA_SEG_DATA);
+	u8 *data = calloc(1, data_len + IB_MGMT_SA_DATA);
 
 	for (unsigned int n = 0; n < nrec; n++)
 		for (unsigned int b = 0; b < rec_len; b++)
 			data[n * stride + b] = rec_byte(n, b);
 	data_len -= trim;
 	memset(r, 0, sizeof(*r));
-	r->nseg = data_len ? (data_len + RAI_SA_SEG_DATA - 1) / RAI_SA_SEG_DATA
+	r->nseg = data_len ? (data_len + IB_MGMT_SA_DATA - 1) / IB_MGMT_SA_DATA
 			   : 1;
-	r->mad_len = RAI_SA_HDR_LEN + data_len;
+	r->mad_len = IB_MGMT_SA_HDR + data_len;
 	for (i = 0; i < r->nseg; i++) {
-		u8 *s = calloc(1, RAI_SA_MAD_SIZE);
-		size_t left = data_len - i * RAI_SA_SEG_DATA;
+		u8 *s = calloc(1, IB_MGMT_MAD_SIZE);
+		size_t left = data_len - i * IB_MGMT_SA_DATA;
 
 		s[0] = 1;
-		s[1] = RAI_SA_CLASS;
-		s[2] = RAI_SA_CLASS_VERSION;
-		s[3] = req->method | RAI_SA_METHOD_RESP;
+		s[1] = IB_MGMT_CLASS_SUBN_ADM;
+		s[2] = IB_SA_CLASS_VERSION;
+		s[3] = req->method | IB_MGMT_METHOD_RESP;
 		put_be16(s + RAI_SA_OFF_ATTR_ID, req->attr_id);
 		s[RAI_SA_OFF_RMPP_VERSION] = 1;
 		s[RAI_SA_OFF_RMPP_TYPE] = 1;
@@ -83,8 +83,8 @@ static void make_table(struct resp *r, const struct rai_sa_req *req,
 		put_be32(s + RAI_SA_OFF_RMPP_SEG, i + 1);
 		put_be16(s + RAI_SA_OFF_ATTR_OFFSET, stride / 8);
 		if (data_len)
-			memcpy(s + RAI_SA_HDR_LEN, data + i * RAI_SA_SEG_DATA,
-			       left < RAI_SA_SEG_DATA ? left : RAI_SA_SEG_DATA);
+			memcpy(s + IB_MGMT_SA_HDR, data + i * IB_MGMT_SA_DATA,
+			       left < IB_MGMT_SA_DATA ? left : IB_MGMT_SA_DATA);
 		r->seg[i] = s;
 	}
 	free(data);
@@ -93,21 +93,21 @@ static void make_table(struct resp *r, const struct rai_sa_req *req,
 static void make_get(struct resp *r, const struct rai_sa_req *req,
 		     u16 status)
 {
-	u8 *s = calloc(1, RAI_SA_MAD_SIZE);
+	u8 *s = calloc(1, IB_MGMT_MAD_SIZE);
 
 	memset(r, 0, sizeof(*r));
 	s[0] = 1;
-	s[1] = RAI_SA_CLASS;
-	s[2] = RAI_SA_CLASS_VERSION;
-	s[3] = req->method | RAI_SA_METHOD_RESP;
+	s[1] = IB_MGMT_CLASS_SUBN_ADM;
+	s[2] = IB_SA_CLASS_VERSION;
+	s[3] = req->method | IB_MGMT_METHOD_RESP;
 	put_be16(s + RAI_SA_OFF_STATUS, status);
 	put_be16(s + RAI_SA_OFF_ATTR_ID, req->attr_id);
 	put_be16(s + RAI_SA_OFF_ATTR_OFFSET, RAI_SA_PR_LEN / 8);
 	for (unsigned int b = 0; b < RAI_SA_PR_LEN; b++)
-		s[RAI_SA_HDR_LEN + b] = rec_byte(0, b);
+		s[IB_MGMT_SA_HDR + b] = rec_byte(0, b);
 	r->seg[0] = s;
 	r->nseg = 1;
-	r->mad_len = RAI_SA_MAD_SIZE;
+	r->mad_len = IB_MGMT_MAD_SIZE;
 }
 
 static int check_resp(const struct rai_sa_req *req, struct resp *r,
@@ -136,22 +136,22 @@ static int records_ok(const struct rai_sa_req *req, struct resp *r,
 static void test_requests(void)
 {
 	struct rai_sa_req req;
-	u8 mad[RAI_SA_MAD_SIZE] = { 0 };
+	u8 mad[IB_MGMT_MAD_SIZE] = { 0 };
 	u8 dgid[16] = { 0xfd, [15] = 2 }, sgid[16] = { 0xfd, [15] = 1 };
 
 	rai_sa_req_service(&req, 0x1122334455667788ull, true, NULL, 0);
-	rai_sa_req_to_mad(&req, mad);
+	rai_sa_req_to_mad(&req, 0, mad);
 	CHECK(mad[3] == 0x12 && mad[16] == 0 && mad[17] == 0x31 &&
 	      mad[55] == 1 && mad[56] == 0x11 && mad[63] == 0x88,
 	      "service request by ID");
 	memset(mad, 0, sizeof(mad));
 	rai_sa_req_service(&req, 0, false, "svc-a", 5);
-	rai_sa_req_to_mad(&req, mad);
+	rai_sa_req_to_mad(&req, 0, mad);
 	CHECK(mad[55] == 0x40 && !memcmp(mad + 56 + 48, "svc-a", 6) &&
 	      !mad[56], "service request by name");
 	memset(mad, 0, sizeof(mad));
 	rai_sa_req_path(&req, dgid, sgid, 0xffff);
-	rai_sa_req_to_mad(&req, mad);
+	rai_sa_req_to_mad(&req, 0, mad);
 	CHECK(mad[3] == 0x01 && mad[17] == 0x35 && mad[54] == 0x38 &&
 	      mad[55] == 0x0c && mad[56 + 8] == 0xfd && mad[56 + 23] == 2 &&
 	      mad[56 + 39] == 1 && mad[56 + 49] == 0x81 &&
@@ -239,9 +239,9 @@ static void test_tables(void)
 	r.nseg = 3;
 	r.mad_len = 40;
 	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "mad_len below header");
-	r.mad_len = RAI_SA_HDR_LEN + 3 * 176 + 200;
+	r.mad_len = IB_MGMT_SA_HDR + 3 * 176 + 200;
 	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "mad_len beyond segments");
-	r.mad_len = RAI_SA_HDR_LEN + 3 * 176;
+	r.mad_len = IB_MGMT_SA_HDR + 3 * 176;
 	put_be16(r.seg[0] + RAI_SA_OFF_STATUS, 0x0300);
 	CHECK(check_resp(&sr, &r, &out) == -ENXIO, "status no records");
 	put_be16(r.seg[0] + RAI_SA_OFF_STATUS, 0x0200);
@@ -255,7 +255,7 @@ static void test_tables(void)
 	make_table(&r, &sr, 1, 176, 0);
 	r.seg[0][RAI_SA_OFF_RMPP_VERSION] = 0;
 	r.seg[0][RAI_SA_OFF_RMPP_FLAGS] = 0;
-	r.mad_len = RAI_SA_MAD_SIZE;
+	r.mad_len = IB_MGMT_MAD_SIZE;
 	CHECK(check_resp(&sr, &r, &out) == -EPROTO, "non-RMPP table");
 	resp_free(&r);
 	CHECK(rai_sa_resp_check(&sr, NULL, 0, 56, &out) == -EPROTO,
@@ -282,7 +282,7 @@ static void test_get(void)
 	put_be16(r.seg[0] + RAI_SA_OFF_ATTR_OFFSET, 8);
 	r.mad_len = 120;
 	CHECK(check_resp(&pr, &r, &out) == -EPROTO, "short Get response");
-	r.mad_len = RAI_SA_MAD_SIZE;
+	r.mad_len = IB_MGMT_MAD_SIZE;
 	r.seg[0][RAI_SA_OFF_RMPP_FLAGS] = 0x07;
 	r.seg[0][RAI_SA_OFF_RMPP_VERSION] = 1;
 	CHECK(check_resp(&pr, &r, &out) == -EPROTO, "RMPP Get response");
@@ -311,12 +311,12 @@ static void test_fuzz_headers(void)
 		make_table(&r, &sr, random() % 12, 176, 0);
 		for (int k = random() % 4; k >= 0; k--) {
 			unsigned int s = random() % r.nseg;
-			unsigned int off = random() % RAI_SA_HDR_LEN;
+			unsigned int off = random() % IB_MGMT_SA_HDR;
 
 			r.seg[s][off] = random();
 		}
 		if (random() % 4 == 0)
-			r.mad_len = random() % (RAI_SA_HDR_LEN + 64 * 200);
+			r.mad_len = random() % (IB_MGMT_SA_HDR + 64 * 200);
 		if (random() % 8 == 0 && r.nseg > 1)
 			r.nseg -= 1 + random() % (r.nseg - 1);
 		ret = check_resp(&sr, &r, &out);
@@ -324,7 +324,7 @@ static void test_fuzz_headers(void)
 			u8 *dst = malloc(176 * (out.nrec ? out.nrec : 1));
 
 			if (out.nrec == 0 || (size_t)out.nrec * out.stride >
-			    (size_t)r.nseg * RAI_SA_SEG_DATA)
+			    (size_t)r.nseg * IB_MGMT_SA_DATA)
 				bad++;
 			rai_sa_resp_copy(&sr, &out, (const u8 *const *)r.seg,
 					 r.nseg, dst, out.nrec);
