@@ -73,7 +73,7 @@ static struct rai_stats_gauge rai_dns_upcalls_gauge = {
  * (the caller releases them).
  */
 void rai_dns_ask_one(struct rai_request *req, bool helper,
-			    struct rai_dns_answer *answer)
+		     struct rai_dns_answer *answer)
 {
 	struct rai_dns_cache_key cache = {};
 	bool invalidate = false;
@@ -127,7 +127,7 @@ static u32 rai_dns_batch_boot;
  * not answer batches turns them off for RAI_DNS_BATCH_BACKOFF_S.
  */
 int rai_dns_ask_batch(struct net *net, struct rai_request *req,
-			     struct rai_dns_batch *batch)
+		      struct rai_dns_batch *batch)
 {
 	struct rai_dns_cache_key key = { .net = net, .helper = true };
 	time64_t now;
