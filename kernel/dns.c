@@ -47,7 +47,7 @@
  * Locking: no lock of its own.  A request's state is its file's
  * (kernel/request.c); the slots, and the waiting lists of users and
  * requests, are dns_slots.c's (rai_dns_slot_lock); a request's route
- * (struct rai_dns_request: @view, @upcall_ok, @by_resident) is set in its
+ * (struct rai_dns_request: @view, @route, @by_resident) is set in its
  * RESOLVE ioctl, before anyone else sees it, and changed only by
  * rai_dns_to_upcall(), by whoever holds the DNS queue's reference.
  */
@@ -194,31 +194,59 @@ static void rai_dns_prepare(struct rai_request *req)
 }
 
 /*
- * Who may answer @req (in its RESOLVE ioctl: the caller's view is read):
- * the caller's resident resolver, returned referenced, and whether the
- * upcall may (@req->dns.upcall_ok).
+ * Who may answer @req, decided once, in its RESOLVE ioctl (the caller's
+ * view is read): the caller's resident resolver, returned referenced, and
+ * whether the upcall may (@req->dns.route.upcall_ok).  A route decided by
+ * answer_now in the same ioctl is taken over, with its reference.
  */
 static struct rai_resident *rai_dns_route(struct rai_request *req)
 {
-	struct rai_resident *r = rai_resident_find(req);
+	struct rai_dns_route *route = &req->dns.route;
+	struct rai_resident *r;
 
-	req->dns.upcall_ok = rai_dns_view_ok(req);
+	if (route->known) {
+		r = route->resident;
+		route->resident = NULL;
+	} else {
+		r = rai_resident_find(req);
+		route->upcall_ok = rai_dns_view_ok(req);
+		route->known = true;
+	}
 	req->dns.by_resident = r;
 	req->dns.view = r ? rai_resident_view(r) : 0;
 	return r;
 }
 
+/* A route no request took (its RESOLVE failed after answer_now missed). */
+void rai_dns_route_drop(struct rai_dns_route *route)
+{
+	rai_resident_put(route->resident);
+	route->resident = NULL;
+}
+
+/*
+ * May anyone answer @req, routed to @r: a resident resolver of its view,
+ * or the upcall?  If not, neither may the cache (its entries for the
+ * host's view are the upcall's answers): rai_dns_to_upcall() refuses it.
+ */
+static bool rai_dns_answerable(const struct rai_request *req,
+			       const struct rai_resident *r)
+{
+	return r || req->dns.route.upcall_ok;
+}
+
 /*
  * @req, holding the DNS queue's reference, to the upcall; or, when the
- * upcall must not answer it (another view), completed with -EPERM.  Also
- * the fallback of resident resolvers (kernel/dns_resident.c): any context
- * that may sleep.
+ * upcall must not answer it (another view, no resolver of its own),
+ * completed with -EPERM: the one place a request is refused its view.
+ * Also the fallback of resident resolvers (kernel/dns_resident.c): any
+ * context that may sleep.
  */
 static void rai_dns_to_upcall(struct rai_request *req)
 {
 	static const struct rai_dns_answer refused = { .status = -EPERM };
 
-	if (!req->dns.upcall_ok) {
+	if (!req->dns.route.upcall_ok) {
 		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
 		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc) without a resolver of its own; dns_host_view=Y answers them from the host's resolver\n");
 		rai_dns_answer_deliver(req, &refused);
@@ -233,30 +261,26 @@ static void rai_dns_to_upcall(struct rai_request *req)
 /*
  * In the RESOLVE ioctl, in the caller's context.  A request that neither
  * a resident resolver nor the upcall may answer (another view than the
- * host's, without a resolver of its own) is refused here, completed
- * inline: it never holds a slot, a timer or a work item, so a cancel
- * finds nothing to give back.  The deadline runs from here: the wait for
- * a resolver or a slot counts, so that no request waits longer than
- * dns_timeout_ms for anything.
+ * host's, without a resolver of its own) goes straight to
+ * rai_dns_to_upcall(), which refuses it inline: it never holds a slot, a
+ * timer or a work item, so a cancel finds nothing to give back.  The
+ * deadline runs from here: the wait for a resolver or a slot counts, so
+ * that no request waits longer than dns_timeout_ms for anything.
  */
 static void rai_dns_start(struct rai_request *req)
 {
 	unsigned int timeout_ms = READ_ONCE(rai_dns_timeout_ms);
 	struct rai_resident *r = rai_dns_route(req);
 
-	if (!r && !req->dns.upcall_ok) {
-		rai_stat_inc(RAI_STAT_DNS_VIEW_REFUSED);
-		pr_notice_once("DNS names refused for a process in a container (another network namespace or /etc); dns_host_view=Y answers them from the host's resolver\n");
-		rai_request_complete(req, -EPERM, NULL, 0);
-		return;
-	}
-	/* Served here, in the RESOLVE ioctl: the event is queued at once. */
-	if (rai_dns_answer_cached(req, r, true, true))
-		goto out;
-	if (timeout_ms) {
-		rai_request_get(req);
-		queue_delayed_work(rai_dns_timeout_wq, &req->timeout,
-				   msecs_to_jiffies(timeout_ms));
+	if (rai_dns_answerable(req, r)) {
+		/* Served in the RESOLVE ioctl: the event is queued at once. */
+		if (rai_dns_answer_cached(req, r, true, true))
+			goto out;
+		if (timeout_ms) {
+			rai_request_get(req);
+			queue_delayed_work(rai_dns_timeout_wq, &req->timeout,
+					   msecs_to_jiffies(timeout_ms));
+		}
 	}
 	rai_request_get(req);		/* the DNS queue's */
 	if (!r || !rai_resident_submit(r, req))
@@ -268,17 +292,21 @@ out:
 /*
  * RESOLVE_RESULTS of a name with a live answer: served in the ioctl.  A
  * miss is counted by the request that then goes to the resolver; a caller
- * refused its view never gets an answer from the cache either.
+ * refused its view never gets an answer from the cache either.  On a miss
+ * the route stays in @req (@dns.route, with its resolver's reference) for
+ * the request the ioctl starts next (rai_dns_route_pass()).
  */
 static bool rai_dns_answer_now(struct rai_request *req)
 {
 	struct rai_resident *r = rai_dns_route(req);
-	bool done;
 
-	done = (r || req->dns.upcall_ok) &&
-	       rai_dns_answer_cached(req, r, true, false);
-	rai_resident_put(r);
-	return done;
+	if (rai_dns_answerable(req, r) &&
+	    rai_dns_answer_cached(req, r, true, false)) {
+		rai_resident_put(r);
+		return true;
+	}
+	req->dns.route.resident = r;
+	return false;
 }
 
 /* Process context, no locks held; the caller holds a reference. */
