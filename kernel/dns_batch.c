@@ -1,26 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: several DNS names in one upcall, the format.
+ * rdma_addrinfo: several DNS names in one upcall: the batch a slot holder
+ * carries, and the protocol's text both ways.
  *
- * Each upcall starts two processes (request-key, then our helper), which
- * costs far more than resolving a name.  When several requests of a user
- * wait for an upcall slot, kernel/dns.c sends their names together: the
- * key "rai:@ID" (ID unique; no host name starts with '@'), whose callout
- * information is
+ * Owns struct rai_dns_batch's contents (which requests, which distinct
+ * names, which answer each name got) and the batch protocol's text: the
+ * callout the module sends and the helper's answer it parses.  It does
+ * not ask (kernel/dns_ask.c sends a batch through dns_query(),
+ * kernel/dns_upcall.c), nor choose the requests (kernel/dns_slots.c
+ * collects a user's waiting requests, up to dns_batch_names, and hands
+ * them back when a batch cannot be asked).
+ *
+ * Why: each upcall starts two processes (request-key, then our helper),
+ * which costs far more than resolving a name.
+ *
+ * The protocol (uapi/rdma/rdma_addrinfo_upcall.h, which the helper
+ * includes too): a batch is the key "rai:@ID", ID "%08x-%llx", a random
+ * number of the module's load and a sequence (kernel/dns_ask.c; no host
+ * name starts with '@'), whose callout information is
  *
  *	rai-batch NAME NAME ...
  *
- * Our helper resolves the names in parallel and instantiates the key with
+ * with at most RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX names, each once.
+ * Only names of letters, digits, '-', '_' and '.' go in a batch
+ * (rai_dns_batch_name_ok()); other names are asked for one by one.  Our
+ * helper resolves the names in parallel and instantiates the key with
  *
  *	rai-batch
  *	NAME ERRNO TTL LIST
  *	...
  *
- * one line per name: ERRNO 0 or a positive errno of the helper's list,
- * TTL in seconds, LIST the addresses "a,b,c" or "-".  Names were checked
- * against host name syntax before (resolve.c): none holds a space, a
- * comma or a newline.  The key is read once and invalidated, so batches
- * leave nothing in the keyring that NFS or CIFS could find.
+ * every line ending in a newline: ERRNO 0 or a positive errno of the
+ * helper's list, TTL in seconds (kept between 1 s and a day), LIST the
+ * addresses "a,b,c" or "-" (with ERRNO 0: -ENODATA).  A name asked for
+ * and not answered gets -EAGAIN; a line for a name not asked for is
+ * ignored; a payload without the first line, cut off, or with a line
+ * that does not parse is no batch answer (-EPROTO: an older helper or
+ * key.dns_resolver answered; kernel/dns_ask.c then turns batches off for
+ * a while).  The key is read once and invalidated, so batches leave
+ * nothing in the keyring that NFS or CIFS could find.
+ *
+ * Locking: none.  A batch belongs to the slot holder's work that
+ * collected it; rai_dns_batch_add() also runs under dns_slots.c's
+ * rai_dns_slot_lock, as the collector holds it, and neither sleeps nor
+ * allocates.  The parser writes into the payload it is given (the
+ * answers point into it until their addresses are parsed).
  */
 #include <linux/err.h>
 #include <linux/errno.h>

@@ -25,7 +25,7 @@ struct rai_request;
  *	points into the payload), NULL for a failure
  * @answer: what the helper said of it: status and expiry from
  *	rai_dns_batch_parse(), the addresses parsed from @list afterwards
- *	(kernel/dns.c, which releases them)
+ *	(kernel/dns_ask.c, which releases them)
  */
 struct rai_dns_batch_name {
 	const char *name;

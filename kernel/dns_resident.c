@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: resident resolvers.
+ * rdma_addrinfo: resident resolvers: registration, lookup, the names
+ * asked of them, their deadlines, and their end.
  *
  * Every name the DNS upcall resolves costs two process starts
  * (request-key, then a helper).  A resident resolver (rdma-addrinfo-
@@ -8,7 +9,10 @@
  * resolver of its network namespace and /etc view (RESOLVER_REGISTER,
  * CAP_NET_ADMIN over the namespace in the opener's credentials), takes the
  * names the module wants (RESOLVER_TAKE) and answers them (RESOLVER_ANSWER),
- * many per call.  The uapi header has the protocol.
+ * many per call.  The uapi header has the protocol; the ioctls, which
+ * check and copy what a resolver says, are kernel/dns_resident_ioctl.c's
+ * and call in here (rai_resident_create(), rai_resident_take_names(),
+ * rai_resident_answered()).
  *
  * kernel/dns.c asks here first, for a request the cache cannot answer:
  * rai_resident_find() finds the resolver of the caller's namespace and
@@ -28,18 +32,16 @@
  * -EPERM, as without a resolver.
  *
  * Locking: rai_resident_lock protects the list of resolvers (read under
- * RCU by rai_resident_find()) and each file's @resident; the queues have
- * their own lock.  A resolver is referenced by its file (until release)
+ * RCU by rai_resident_find()), the view ids, each resolver's @gone and
+ * each file's @resident (read with READ_ONCE() by the ioctls: set once,
+ * cleared only by release); the queues have their own lock
+ * (kernel/dns_resident_queue.c).  A resolver is referenced by its file (until release)
  * and by whoever found it; the last reference frees it from
  * rai_resident_wq (paths are put there, memory after an RCU grace
  * period).
  */
-#include <linux/capability.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
-#include <linux/hashtable.h>
-#include <linux/jhash.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -47,7 +49,6 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -84,11 +85,6 @@ module_param_cb(resolver_max_outstanding_per_user,
 		&rai_resident_max_per_user, 0644);
 MODULE_PARM_DESC(resolver_max_outstanding_per_user,
 		 "Names of one user a resident resolver holds at most; more go to the upcall (default 1024)");
-
-/* Names one TAKE hands out at most. */
-#define RAI_RESIDENT_TAKE_MAX	256
-/* An answer is kept at most this long, whatever its TTL says. */
-#define RAI_RESIDENT_TTL_MAX	86400
 
 /**
  * struct rai_resident - a registered resolver
@@ -235,10 +231,17 @@ static void rai_resident_deadline(struct work_struct *work)
 	rai_resident_hand_over(&reqs, NULL, rai_resident_fallback);
 }
 
-/* Up to @max names for @r's resolver; its deadline work armed. */
-static u32 rai_resident_take_names(struct rai_resident *r,
-				   struct rdma_addrinfo_resolver_name *out,
-				   u32 max)
+/**
+ * rai_resident_take_names - names for @r's resolver to answer
+ * @r: the resolver
+ * @out: filled with up to @max names
+ * @max: entries of @out
+ *
+ * Return: names taken; their deadline runs from now (the deadline work
+ * armed).
+ */
+u32 rai_resident_take_names(struct rai_resident *r,
+			    struct rdma_addrinfo_resolver_name *out, u32 max)
 {
 	unsigned long deadline = jiffies +
 		msecs_to_jiffies(READ_ONCE(rai_resident_deadline_ms));
@@ -261,139 +264,63 @@ static bool rai_resident_has_names(struct rai_resident *r)
 	return rai_resident_queue_waiting(&r->queue);
 }
 
-static long rai_resident_take(struct rai_resident *r, struct file *filp,
-			      void __user *arg)
+/* Sleep until names wait for @r (TAKE waiters are woken one at a time). */
+int rai_resident_wait_names(struct rai_resident *r)
 {
-	struct rdma_addrinfo_resolver_name *out;
-	struct rdma_addrinfo_resolver_take t;
-	long ret = 0;
-	u32 max, nr;
-
-	if (copy_from_user(&t, arg, sizeof(t)))
-		return -EFAULT;
-	if (t.reserved || !t.count || t.name_size != sizeof(*out))
-		return -EINVAL;
-	max = min_t(u32, t.count, RAI_RESIDENT_TAKE_MAX);
-	/* Zeroed: the bytes after each name are copied out too. */
-	out = kvcalloc(max, sizeof(*out), GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
-	while (!(nr = rai_resident_take_names(r, out, max))) {
-		if (filp->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
-			goto out;
-		}
-		ret = wait_event_interruptible_exclusive(r->wait,
-							 rai_resident_has_names(r));
-		if (ret)
-			goto out;
-	}
-	t.taken = nr;
-	if (copy_to_user(u64_to_user_ptr(t.names), out,
-			 (size_t)nr * sizeof(*out)) ||
-	    copy_to_user(arg, &t, sizeof(t))) {
-		rai_resident_queue_untake(&r->queue, out, nr);
-		wake_up(&r->wait);
-		ret = -EFAULT;
-		goto out;
-	}
-	atomic64_add(nr, &rai_stats[RAI_STAT_RESOLVER_NAMES]);
-out:
-	kvfree(out);
-	return ret;
+	return wait_event_interruptible_exclusive(r->wait,
+						  rai_resident_has_names(r));
 }
 
-/* Is @a a well-formed answer?  Its list is parsed afterwards. */
-static bool rai_resident_answer_ok(const struct rdma_addrinfo_resolver_answer *a)
+/* @nr names taken into @out that the resolver never saw: offered again. */
+void rai_resident_untake(struct rai_resident *r,
+			 const struct rdma_addrinfo_resolver_name *out, u32 nr)
 {
-	switch (a->error) {
-	case 0:
-		return memchr(a->addrs, '\0', sizeof(a->addrs));
-	case ENXIO:
-	case ENODATA:
-	case EAGAIN:
-	case EREMOTEIO:
-		return true;
-	default:
-		return false;
-	}
+	rai_resident_queue_untake(&r->queue, out, nr);
+	wake_up(&r->wait);
 }
 
-/* One answer of RESOLVER_ANSWER, counted in @out. */
-static void rai_resident_answer_one(struct rai_resident *r,
-				    const struct rdma_addrinfo_resolver_answer *a,
-				    struct rdma_addrinfo_resolver_answers *out)
+/* The network namespace @r serves (its answers' IPv6 scopes). */
+struct net *rai_resident_net(const struct rai_resident *r)
 {
-	struct rai_dns_answer answer = {
-		.origin = RDMA_ADDRINFO_ORIGIN_DNS,
-		.expiry = ktime_get_real_seconds() +
-			  min_t(u32, a->ttl, RAI_RESIDENT_TTL_MAX),
-	};
+	return r->net;
+}
+
+/**
+ * rai_resident_answered - @r's resolver answered name @id
+ * @r: the resolver
+ * @id: the id it was given the name with
+ * @answer: the answer, its addresses parsed (the caller releases them);
+ *	-EPROTO for an answer that broke the protocol
+ *
+ * Every request of the name completes with @answer; a good answer is
+ * cached under @r's view.
+ * Return: 0; -EPROTO for a malformed answer (not cached); -ENOENT when @r
+ * holds no name @id (answered already, past its deadline, or never given).
+ */
+int rai_resident_answered(struct rai_resident *r, u64 id,
+			  const struct rai_dns_answer *answer)
+{
 	struct rai_dns_cache_key key = {
 		.net = r->net, .view = r->view_id, .helper = true,
 	};
 	struct rai_resident_name *n;
 	LIST_HEAD(reqs);
+	int ret = 0;
 
-	if (!rai_resident_answer_ok(a))
-		answer.status = -EPROTO;
-	else if (a->error)
-		answer.status = -a->error;
-	else
-		rai_dns_answer_parse(&answer, r->net, a->addrs, true);
-
-	n = rai_resident_queue_claim(&r->queue, a->id, &reqs);
+	n = rai_resident_queue_claim(&r->queue, id, &reqs);
 	if (!n) {
-		out->stale++;
 		rai_stat_inc(RAI_STAT_RESOLVER_STALE);
-		goto out;
+		return -ENOENT;
 	}
-	if (answer.status == -EPROTO) {
-		out->malformed++;
+	if (answer->status == -EPROTO) {
 		rai_stat_inc(RAI_STAT_RESOLVER_MALFORMED);
+		ret = -EPROTO;
 	} else {
 		rai_stat_inc(RAI_STAT_RESOLVER_ANSWERS);
-		rai_dns_cache_remember(&key, n->name, n->len, &answer);
+		rai_dns_cache_remember(&key, n->name, n->len, answer);
 	}
-	rai_resident_hand_over(&reqs, &answer, rai_resident_fallback);
+	rai_resident_hand_over(&reqs, answer, rai_resident_fallback);
 	kfree(n);
-out:
-	rai_dns_answer_release(&answer);
-}
-
-static long rai_resident_answer(struct rai_resident *r, void __user *arg)
-{
-	struct rdma_addrinfo_resolver_answers out;
-	struct rdma_addrinfo_resolver_answer *a;
-	const char __user *p;
-	long ret = 0;
-
-	if (copy_from_user(&out, arg, sizeof(out)))
-		return -EFAULT;
-	if (out.reserved || out.answer_size != sizeof(*a))
-		return -EINVAL;
-	a = kmalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
-	out.done = 0;
-	out.stale = 0;
-	out.malformed = 0;
-	p = u64_to_user_ptr(out.answers);
-	while (out.done < out.count) {
-		if (copy_from_user(a, p + (size_t)out.done * sizeof(*a),
-				   sizeof(*a))) {
-			ret = -EFAULT;
-			break;
-		}
-		rai_resident_answer_one(r, a, &out);
-		out.done++;
-		if (fatal_signal_pending(current))
-			break;
-		cond_resched();
-	}
-	kfree(a);
-	if (copy_to_user(arg, &out, sizeof(out)))
-		return -EFAULT;
 	return ret;
 }
 
@@ -410,27 +337,25 @@ static bool rai_resident_taken_view(const struct rai_resident *r)
 	return false;
 }
 
-static long rai_resident_register(struct rai_file *file, struct file *filp,
-				  void __user *arg)
+/* What a resolver is told at RESOLVER_REGISTER: the limits it works under. */
+void rai_resident_terms(struct rdma_addrinfo_resolver_register *reg)
 {
-	struct rdma_addrinfo_resolver_register reg;
+	reg->max_outstanding = READ_ONCE(rai_resident_max_outstanding);
+	reg->deadline_ms = READ_ONCE(rai_resident_deadline_ms);
+}
+
+/**
+ * rai_resident_create - @file becomes the resolver of its namespace and view
+ * @file: the file of RESOLVER_REGISTER (its caller allowed to register)
+ *
+ * The view is the calling process's.
+ * Return: 0; -EBUSY when @file is a resolver already or another resolver
+ * serves the same namespace and view; -ENOMEM.
+ */
+int rai_resident_create(struct rai_file *file)
+{
 	struct rai_resident *r;
 	bool busy;
-
-	if (copy_from_user(&reg, arg, sizeof(reg)))
-		return -EFAULT;
-	if (reg.flags || reg.reserved)
-		return -EINVAL;
-	/* The opener's credentials: a passed descriptor gains nothing. */
-	if (!file_ns_capable(filp, file->net->user_ns, CAP_NET_ADMIN))
-		return -EPERM;
-	if (READ_ONCE(file->resident))
-		return -EBUSY;
-	reg.max_outstanding = READ_ONCE(rai_resident_max_outstanding);
-	reg.deadline_ms = READ_ONCE(rai_resident_deadline_ms);
-	/* Said before anything is registered: a fault leaves nothing. */
-	if (copy_to_user(arg, &reg, sizeof(reg)))
-		return -EFAULT;
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
@@ -463,32 +388,6 @@ static long rai_resident_register(struct rai_file *file, struct file *filp,
 	pr_info("resident resolver registered by pid %d for the %s view\n",
 		task_tgid_nr(current), r->view_id ? "container's" : "host's");
 	return 0;
-}
-
-/**
- * rai_resident_ioctl - RESOLVER_REGISTER, RESOLVER_TAKE, RESOLVER_ANSWER
- * @file: the file
- * @filp: its struct file (flags, the opener's credentials)
- * @cmd: the command
- * @arg: its user argument
- *
- * Return: the ioctl's result; -EINVAL for TAKE or ANSWER on a file that
- * is no resolver.
- */
-long rai_resident_ioctl(struct rai_file *file, struct file *filp,
-			unsigned int cmd, void __user *arg)
-{
-	struct rai_resident *r;
-
-	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_REGISTER)
-		return rai_resident_register(file, filp, arg);
-	/* Set once, cleared only by release: no other call is running. */
-	r = READ_ONCE(file->resident);
-	if (!r)
-		return -EINVAL;
-	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_TAKE)
-		return rai_resident_take(r, filp, arg);
-	return rai_resident_answer(r, arg);
 }
 
 /* EPOLLIN while names wait for the resolver of @file. */

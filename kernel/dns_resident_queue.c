@@ -187,6 +187,26 @@ static bool rai_resident_add(struct rai_resident_queue *q,
 	return true;
 }
 
+/*
+ * @attach (if any) waits for @name, which @q holds already.  -ENOENT when
+ * @q does not hold it, -ESHUTDOWN when @q is closed.
+ */
+static int rai_resident_join(struct rai_resident_queue *q, const char *name,
+			     u32 len, struct list_head *attach)
+{
+	struct rai_resident_name *n;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	if (q->closed)
+		return -ESHUTDOWN;
+	n = rai_resident_by_name(q, name, len);
+	if (!n)
+		return -ENOENT;
+	if (attach)
+		list_add_tail(attach, &n->reqs);
+	return 0;
+}
+
 /**
  * rai_resident_queue_ask - ask @q for a name, on behalf of @uid
  * @q: the queue
@@ -197,6 +217,9 @@ static bool rai_resident_add(struct rai_resident_queue *q,
  * @attach: a request's @dns.resident_entry, to wait for the name (with
  *	the DNS queue's reference), or NULL
  *
+ * A name @q holds already is joined without allocating; a new one is
+ * allocated unlocked and looked for again, as another ask may have added
+ * it meanwhile.
  * Process context.  Return: 1 for a new name (wake the resolver), 0 for
  * one already asked, -ESHUTDOWN when @q is closed, -ENOSPC when it or the
  * user is full, -ENOMEM.
@@ -205,29 +228,32 @@ int rai_resident_queue_ask(struct rai_resident_queue *q,
 			   const struct rai_resident_limits *max, kuid_t uid,
 			   const char *name, u32 len, struct list_head *attach)
 {
-	struct rai_resident_name *n, *fresh;
+	struct rai_resident_name *fresh;
 	struct rai_resident_user *spare;
-	int ret = -ENOMEM;
+	int ret;
 
+	spin_lock(&rai_resident_queue_lock);
+	ret = rai_resident_join(q, name, len, attach);
+	spin_unlock(&rai_resident_queue_lock);
+	if (ret != -ENOENT)
+		return ret;
+
+	ret = -ENOMEM;
 	fresh = kmalloc(struct_size(fresh, name, len + 1), GFP_KERNEL);
 	spare = kmalloc(sizeof(*spare), GFP_KERNEL);
 	if (!fresh || !spare)
 		goto out;
 	spin_lock(&rai_resident_queue_lock);
-	n = rai_resident_by_name(q, name, len);
-	if (q->closed) {
-		ret = -ESHUTDOWN;
-	} else if (n) {
-		ret = 0;
-	} else if (rai_resident_add(q, max, fresh, &spare, uid, name, len)) {
-		n = fresh;
-		fresh = NULL;
-		ret = 1;
-	} else {
+	ret = rai_resident_join(q, name, len, attach);
+	if (ret == -ENOENT) {
 		ret = -ENOSPC;
+		if (rai_resident_add(q, max, fresh, &spare, uid, name, len)) {
+			if (attach)
+				list_add_tail(attach, &fresh->reqs);
+			fresh = NULL;
+			ret = 1;
+		}
 	}
-	if (ret >= 0 && attach)
-		list_add_tail(attach, &n->reqs);
 	spin_unlock(&rai_resident_queue_lock);
 out:
 	kfree(fresh);

@@ -16,7 +16,7 @@
  *
  * Batches: when a user's request gets a slot while more of that user's
  * requests wait for one, the names of up to dns_batch_names of them go to
- * our helper in one upcall (rai_dns_batch_collect(); kernel/dns.c asks,
+ * our helper in one upcall (rai_dns_batch_collect(); kernel/dns_ask.c asks,
  * kernel/dns_batch.c has the format).  While the user has an upcall in
  * progress, its waiting requests wait up to dns_batch_wait_ms more to go
  * in one batch ("gathering") rather than take a slot each: a name asked

@@ -13,6 +13,8 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+struct rai_resident;
+
 /**
  * struct rai_dns_user - what the DNS wing keeps of one user
  * @nr_upcalls: upcall slots the user holds (kernel/dns_slots.c, slot lock)
@@ -34,6 +36,22 @@ struct rai_dns_user {
 };
 
 /**
+ * struct rai_dns_route - who may answer a DNS request, decided once in its
+ *	RESOLVE ioctl, where the caller's view can be read (kernel/dns.c)
+ * @resident: the caller's resident resolver, referenced, until the
+ *	request's start takes it (only between answer_now and start)
+ * @upcall_ok: the upcall may answer it (dns_view.c's check: a resolver's
+ *	fallback runs elsewhere, in no caller's context)
+ * @known: decided; a RESOLVE_RESULTS whose answer_now missed hands its
+ *	route to the request it starts (rai_dns_route_pass())
+ */
+struct rai_dns_route {
+	struct rai_resident *resident;
+	bool upcall_ok;
+	bool known;
+};
+
+/**
  * struct rai_dns_request - what the DNS wing keeps of one request
  * @slot_entry: link in its user's @waiting while waiting for an upcall
  *	slot (kernel/dns_slots.c, slot lock)
@@ -43,8 +61,7 @@ struct rai_dns_user {
  *	asked for (kernel/dns_resident_queue.c, its lock)
  * @view: the view of its answers in the cache, 0 for the host's
  *	(kernel/dns.c: set in RESOLVE, and when it goes to the upcall)
- * @upcall_ok: the upcall may answer it (kernel/dns.c, with dns_view.c's
- *	check, made in RESOLVE: a resolver's fallback runs elsewhere)
+ * @route: who may answer it (kernel/dns.c, decided once in RESOLVE)
  * @by_resident: a resident resolver serves it (kernel/dns.c, RESOLVE)
  */
 struct rai_dns_request {
@@ -52,7 +69,7 @@ struct rai_dns_request {
 	bool slot;
 	struct list_head resident_entry;
 	u64 view;
-	bool upcall_ok;
+	struct rai_dns_route route;
 	bool by_resident;
 };
 
@@ -75,6 +92,19 @@ static inline void rai_dns_request_init(struct rai_dns_request *dr)
 {
 	INIT_LIST_HEAD(&dr->slot_entry);
 	INIT_LIST_HEAD(&dr->resident_entry);
+}
+
+/*
+ * The route that answer_now decided for an on-stack request, taken out of
+ * it (@from) into @to: the request started next, in the same ioctl.
+ * Whoever holds a route that no request takes gives it back with
+ * rai_dns_route_drop() (kernel/dns.h).
+ */
+static inline void rai_dns_route_pass(struct rai_dns_route *to,
+				      struct rai_dns_route *from)
+{
+	*to = *from;
+	*from = (struct rai_dns_route){};
 }
 
 #endif /* _RAI_DNS_STATE_H */

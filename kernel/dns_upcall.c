@@ -5,10 +5,50 @@
  * dns_query() runs request-key, which starts a process per key: a name
  * is a "rai:NAME" key for our helper (rdma-addrinfo-dns-helper, with
  * dns_helper set) and, when that helper is not installed, a plain key for
- * key.dns_resolver, asked as NFS and CIFS ask (kernel/dns.c's header has
- * the whole story of statuses and keys).  A batch is one "rai:@ID" key
- * whose callout carries the names (uapi/rdma/rdma_addrinfo_upcall.h).
+ * key.dns_resolver, asked as NFS and CIFS ask.  A batch is one "rai:@ID"
+ * key whose callout carries the names (uapi/rdma/rdma_addrinfo_upcall.h).
  * What comes back for a name is parsed here into the answer type, once.
+ *
+ * Which helper answers: with dns_helper set (the default), names are asked
+ * for as "rai:NAME", which request-key hands to our own helper
+ * (rdma-addrinfo-dns-helper, through /etc/request-key.d/rdma-addrinfo.conf):
+ * it rejects each failure with its own errno, which passes through as the
+ * request's status:
+ *
+ *  -ENXIO      NXDOMAIN
+ *  -ENODATA    the name exists without an A/AAAA record
+ *  -EAGAIN     temporary failure (no server answered, SERVFAIL)
+ *  -EREMOTEIO  permanent failure (REFUSED, FORMERR, NOTIMP)
+ *
+ * Any other failure of a "rai:" key means that our helper is not installed
+ * (request-key found no program, or gave the key to key.dns_resolver,
+ * which does not know the type): the name is asked for again as a plain
+ * dns_resolver key, answered by key.dns_resolver, and the fallback is
+ * counted (dns_fallbacks).
+ *
+ * The keyring is shared: NFS, CIFS and Ceph ask dns_query() for plain
+ * names without options and read one address; a key is found by its
+ * description "[type:]name" only, whatever options created it.  A plain
+ * name is therefore asked for exactly as they ask (no options): one IPv4
+ * address, results with origin RDMA_ADDRINFO_ORIGIN_DNS_SINGLE, counted
+ * (dns_single) and said once in the kernel log.  Our own "rai:" keys hold
+ * every address.  dns_query() (6.1 to 7.3) refuses names shorter than
+ * 3 bytes but checks the name only: for a short name the whole description
+ * ("rai:db", or "a:db" for key.dns_resolver, its legacy one-address form)
+ * is passed as the name.  Names were checked against host name syntax
+ * before (resolve.c): no ':' can select another query type.
+ *
+ * How key.dns_resolver (keyutils) reports failures, and what we make of
+ * them:
+ *
+ *  - keyutils up to 1.6.3 rejects every failure alike, seen here as
+ *    -EINTR (Documentation/admin-guide.rst tells why): -ENXIO.
+ *  - Later keyutils: -ENODATA, -EAGAIN, -ECONNREFUSED (as -EREMOTEIO).
+ *  - A helper that failed without instantiating the key, or that is not
+ *    configured, leaves a negative key: -ENOKEY.  Expired or revoked keys
+ *    give -EKEYEXPIRED/-EKEYREVOKED.
+ *  - A helper may answer "#dnserror=N" (dns_resolver's own convention);
+ *    dns_query() returns -N.  Statuses of our ABI pass through as they are.
  *
  * No state of its own besides the dns_helper parameter: every call sleeps
  * in dns_query(), on the DNS workqueue.

@@ -16,6 +16,7 @@
 
 #include "addr.h"
 #include "backend.h"
+#include "dns.h"
 #include "numeric.h"
 #include "request.h"
 #include "resolve.h"
@@ -312,12 +313,13 @@ static int rai_resolve_results_out(struct rai_request *req,
  * outlive their ioctl, which this one does not.  Names stay the caller's.
  *
  * Return: 1 answered (@r updated, results copied out), 0 not without
- * waiting (nothing done), or -errno.
+ * waiting (nothing done but the DNS route decided, in @route for the
+ * request started next), or -errno.
  */
 static noinline_for_stack int
 rai_resolve_now(struct rai_file *file, void __user *arg,
 		struct rdma_addrinfo_resolve *r, struct rai_names *n,
-		const struct rai_backend_ops *ops)
+		const struct rai_backend_ops *ops, struct rai_dns_route *route)
 {
 	struct rai_request req;
 	int ret;
@@ -329,8 +331,10 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	rai_dns_request_init(&req.dns);
 	req.started = jiffies;
 	rai_resolve_fill(&req, r, n, n->node, ops);
-	if (!ops->answer_now(&req))
+	if (!ops->answer_now(&req)) {
+		rai_dns_route_pass(route, &req.dns.route);
 		return 0;
+	}
 	r->handle = 0;
 	r->status = req.status;
 	r->num_results = req.nr_results;
@@ -366,6 +370,7 @@ static int rai_resolve_wait(struct rai_request *req,
 
 long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 {
+	struct rai_dns_route route = {};
 	const struct rai_backend_ops *ops;
 	struct rdma_addrinfo_resolve r;
 	struct rai_names names;
@@ -389,7 +394,7 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	}
 
 	if ((r.flags & RDMA_ADDRINFO_RESOLVE_RESULTS) && ops->answer_now) {
-		ret = rai_resolve_now(file, arg, &r, &names, ops);
+		ret = rai_resolve_now(file, arg, &r, &names, ops, &route);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
@@ -397,13 +402,16 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	/* The request outlives the stack: it keeps a copy of the node. */
 	if (names.node) {
 		node = kmemdup(names.node, r.node_len + 1, GFP_KERNEL_ACCOUNT);
-		if (!node)
-			return -ENOMEM;
+		if (!node) {
+			ret = -ENOMEM;
+			goto out_route;
+		}
 	}
 	req = rai_request_alloc(file);
 	if (IS_ERR(req)) {
 		kfree(node);
-		return PTR_ERR(req);
+		ret = PTR_ERR(req);
+		goto out_route;
 	}
 	rai_resolve_fill(req, &r, &names, node, ops);
 	if (ops->prepare)
@@ -434,6 +442,8 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 		ret = -EFAULT;
 		goto out_put;
 	}
+	/* The route answer_now decided (RESOLVE_RESULTS), decided once. */
+	rai_dns_route_pass(&req->dns.route, &route);
 	rai_request_start(req);
 	if (req->sync) {
 		ret = rai_resolve_wait(req, &r);
@@ -455,9 +465,11 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	}
 out_put:
 	rai_request_put(req);
-	return ret;
+	goto out_route;
 
 err_abandon:
 	rai_request_abandon(req);
+out_route:
+	rai_dns_route_drop(&route);
 	return ret;
 }
