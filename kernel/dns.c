@@ -344,7 +344,7 @@ int rai_dns_init(void)
 		return -ENOMEM;
 	/* Each slot's upcall, and the refreshes beside them, run at once. */
 	rai_dns_wq = alloc_workqueue("rai_dns", WQ_UNBOUND,
-				     rai_max_upcalls + RAI_DNS_REFRESH_MAX);
+				     rai_dns_slots_max() + RAI_DNS_REFRESH_MAX);
 	if (!rai_dns_wq)
 		goto err_timeout_wq;
 	if (rai_resident_init(rai_dns_to_upcall))

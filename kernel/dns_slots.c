@@ -48,7 +48,7 @@
 #include "stats.h"
 #include "user.h"
 
-unsigned int rai_max_upcalls = 16;
+static unsigned int rai_max_upcalls = 16;
 static unsigned int rai_max_upcalls_per_user = 8;
 
 RAI_PARAM_RANGE(max_upcalls, 1, 1024);
@@ -62,6 +62,12 @@ module_param_cb(max_upcalls_per_user, &rai_param_ops_max_upcalls_per_user,
 		&rai_max_upcalls_per_user, 0644);
 MODULE_PARM_DESC(max_upcalls_per_user,
 		 "DNS resolver upcalls one user may have in progress; slots go round-robin between users (default 8)");
+
+/* dns_slots.h */
+unsigned int rai_dns_slots_max(void)
+{
+	return rai_max_upcalls;
+}
 
 void rai_dns_slots_info(struct rdma_addrinfo_info *info)
 {

@@ -17,8 +17,8 @@ struct workqueue_struct;
 /* A helper that did not answer a batch is not asked for one for a while. */
 #define RAI_DNS_BATCH_BACKOFF_S	60
 
-/* Module parameter max_upcalls (read-only); dns.c still reads it. */
-extern unsigned int rai_max_upcalls;
+/* max_upcalls: the upcalls at once (read-only once loaded). */
+unsigned int rai_dns_slots_max(void);
 
 /* The upcall limits GET_INFO reports: max_upcalls, max_upcalls_per_user. */
 void rai_dns_slots_info(struct rdma_addrinfo_info *info);
