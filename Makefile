@@ -93,6 +93,7 @@ style: $(CHECKPATCH)
 		-f $$files && echo "style: clean"
 	@scripts/dup-names
 	@scripts/include-circles
+	@scripts/kshim-check $(KDIR)
 
 sparse:
 	@test -x "$$(command -v sparse)" || { echo "sparse missing; run 'make deps'" >&2; exit 1; }
