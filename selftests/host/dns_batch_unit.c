@@ -14,6 +14,7 @@
 
 #include "dns_batch.h"
 #include "unit_check.h"
+#include "upcall_cases.h"
 
 #define NOW	1000000
 
@@ -156,6 +157,58 @@ static void test_answers(void)
 	free(payload);
 }
 
+/* The module's side of upcall_cases.h: its callouts, its reading. */
+static void test_shared_cases(void)
+{
+	const struct upcall_batch_case *c;
+	const struct upcall_result *r;
+	struct rai_dns_batch b;
+	unsigned int i, j, n;
+	char *callout, *payload, shown[64];
+	int ret;
+
+	for (i = 0; i < UPCALL_CASES(upcall_batch_cases); i++) {
+		c = &upcall_batch_cases[i];
+		for (n = 0; c->asked[n]; n++)
+			;
+		batch_of(&b, c->asked, n);
+		callout = rai_dns_batch_callout(&b);
+		CHECK(callout && !strcmp(callout, c->callout),
+		      "%s: the callout '%s'", c->what,
+		      callout ? callout : "(null)");
+		free(callout);
+		ret = parse(&b, c->answer, &payload);
+		CHECK(ret == 0, "%s: the helper's answer parses (%d)", c->what,
+		      ret);
+		for (j = 0; j < UPCALL_CASE_NAMES && c->got[j].name; j++) {
+			r = &c->got[j];
+			CHECK(j < b.nr_names &&
+			      b.names[j].len == strlen(r->name) &&
+			      !memcmp(b.names[j].name, r->name, b.names[j].len) &&
+			      b.names[j].answer.status == r->status &&
+			      b.names[j].answer.expiry == NOW + r->ttl &&
+			      (r->list ? b.names[j].list &&
+					 !strcmp(b.names[j].list, r->list) :
+					 !b.names[j].list),
+			      "%s: %s read as %d for %u s, '%s'", c->what,
+			      r->name, r->status, r->ttl,
+			      r->list ? r->list : "-");
+		}
+		CHECK(b.nr_names == j, "%s: %u names", c->what, j);
+		free(payload);
+	}
+	for (i = 0; i < UPCALL_CASES(upcall_batchable_names); i++)
+		CHECK(rai_dns_batch_name_ok(upcall_batchable_names[i],
+					    strlen(upcall_batchable_names[i])),
+		      "'%s' goes in a batch", upcall_batchable_names[i]);
+	for (i = 0; i < UPCALL_CASES(upcall_unbatchable_names); i++)
+		CHECK(!rai_dns_batch_name_ok(upcall_unbatchable_names[i],
+					     strlen(upcall_unbatchable_names[i])),
+		      "'%s' is asked alone",
+		      upcall_printable(upcall_unbatchable_names[i], shown,
+				       sizeof(shown)));
+}
+
 static void test_hostile(void)
 {
 	static const char *const names[] = { "a.rai.test" };
@@ -239,6 +292,7 @@ int main(void)
 	test_name_ok();
 	test_callout();
 	test_answers();
+	test_shared_cases();
 	test_hostile();
 	test_fuzz_answers();
 	return UNIT_SUMMARY();

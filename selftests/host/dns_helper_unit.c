@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 
 #include "unit_check.h"
+#include "upcall_cases.h"
 
 /* How long a "slow*" name takes: past the deadline, well within a test. */
 #define SLOW_MS		2500
@@ -46,7 +47,7 @@ static atomic_int lookups;
 
 /*
  * getaddrinfo() of the helper: 192.0.2.1 for every name, 192.0.2.2 for
- * "slow*" names, which take SLOW_MS.  The name is read again after the
+ * "slow*" names, which take SLOW_MS, none for "nx*" names (NXDOMAIN).  The name is read again after the
  * wait, as the helper reads it again afterwards (name_ttl()).  One block
  * with ai_addr inside: glibc's freeaddrinfo() frees each entry and its
  * ai_canonname.
@@ -62,6 +63,8 @@ int getaddrinfo(const char *node, const char *service,
 	(void)service;
 	(void)hints;
 	atomic_fetch_add(&lookups, 1);
+	if (!strncmp(node, "nx", 2))
+		return EAI_NONAME;
 	if (!strncmp(node, "slow", 4))
 		sleep_ms(SLOW_MS);
 	one = calloc(1, sizeof(*one));
@@ -193,6 +196,48 @@ static void test_key_fields(void)
 	      "fewer than five fields: -EINVAL");
 }
 
+/* ---- the protocol, as the module writes and reads it ---------------- */
+
+/* The helper's side of upcall_cases.h: it reads callouts, writes answers. */
+static void test_shared_cases(void)
+{
+	const struct upcall_batch_case *c;
+	char callout[512], *text, shown[256];
+	unsigned int i, j;
+	long n;
+
+	for (i = 0; i < UPCALL_CASES(upcall_batch_cases); i++) {
+		c = &upcall_batch_cases[i];
+		/* One batch per process: this one alone in it. */
+		memset(&batch.names, 0, sizeof(batch.names));
+		batch.nr = batch.next = batch.left = 0;
+		snprintf(callout, sizeof(callout), "%s", c->callout);
+		CHECK(!strncmp(callout, BATCH_MAGIC " ",
+			       strlen(BATCH_MAGIC " ")),
+		      "%s: the callout is a batch's", c->what);
+		text = NULL;
+		n = batch_answer(callout + strlen(BATCH_MAGIC " "), &text);
+		for (j = 0; j < UPCALL_CASE_NAMES && c->got[j].name; j++)
+			CHECK(j < batch.nr &&
+			      !strcmp(batch.names[j].name, c->got[j].name),
+			      "%s: name %u read as '%s'", c->what, j,
+			      c->got[j].name);
+		CHECK(batch.nr == j, "%s: %u names", c->what, j);
+		CHECK(n > 0 && text && !strcmp(text, c->answer),
+		      "%s: the answer the module reads ('%s')", c->what,
+		      upcall_printable(text ? text : "(none)", shown,
+				       sizeof(shown)));
+		free(text);
+	}
+	memset(&batch.names, 0, sizeof(batch.names));
+	batch.nr = batch.next = batch.left = 0;
+	atomic_store(&lookups, 0);	/* the next test counts its own */
+	for (i = 0; i < UPCALL_CASES(upcall_batchable_names); i++)
+		CHECK(name_ok(upcall_batchable_names[i]),
+		      "'%s', which the module batches, is taken",
+		      upcall_batchable_names[i]);
+}
+
 /* ---- a batch's names ------------------------------------------------- */
 
 /*
@@ -263,6 +308,7 @@ int main(void)
 {
 	test_from_module();
 	test_key_fields();
+	test_shared_cases();
 	test_batch_names_outlive_the_call();
 	return UNIT_SUMMARY();
 }
