@@ -158,7 +158,7 @@ static void test_answers(void)
 }
 
 /* The module's side of upcall_cases.h: its callouts, its reading. */
-static void test_shared_cases(void)
+static void test_module_reads_the_shared_cases(void)
 {
 	const struct upcall_batch_case *c;
 	const struct upcall_result *r;
@@ -292,7 +292,7 @@ int main(void)
 	test_name_ok();
 	test_callout();
 	test_answers();
-	test_shared_cases();
+	test_module_reads_the_shared_cases();
 	test_hostile();
 	test_fuzz_answers();
 	return UNIT_SUMMARY();

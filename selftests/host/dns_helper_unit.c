@@ -199,7 +199,7 @@ static void test_key_fields(void)
 /* ---- the protocol, as the module writes and reads it ---------------- */
 
 /* The helper's side of upcall_cases.h: it reads callouts, writes answers. */
-static void test_shared_cases(void)
+static void test_helper_writes_the_shared_cases(void)
 {
 	const struct upcall_batch_case *c;
 	char callout[512], *text, shown[256];
@@ -308,7 +308,7 @@ int main(void)
 {
 	test_from_module();
 	test_key_fields();
-	test_shared_cases();
+	test_helper_writes_the_shared_cases();
 	test_batch_names_outlive_the_call();
 	return UNIT_SUMMARY();
 }

@@ -295,15 +295,24 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 			      struct rdma_event_channel *channel,
 			      struct rdma_cm_event **event)
 {
-	struct pollfd pfd = { .fd = channel->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = -1, .events = POLLIN };
+	struct rdma_event_channel copy;
 	struct rdma_cm_event *ev;
 	volatile int ret = 1;	/* set between pthread_cleanup_push/pop */
 	int busy, cancel;
 
+	/*
+	 * @channel is read only while it is known not destroyed, and
+	 * librdmacm reads a copy (it uses nothing but its fd): a thread may
+	 * destroy it, and free it, from here on.
+	 */
 	rai_lock();
 	busy = ch->reading || ch->destroyed;	/* destroyed: look again */
-	if (!busy)
+	if (!busy) {
 		ch->reading = 1;
+		copy = *channel;
+		pfd.fd = copy.fd;
+	}
 	rai_unlock();
 	if (busy) {
 		sched_yield();	/* it takes what is queued, then we look */
@@ -318,7 +327,7 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 		 * read does not block and need not be cancellable.
 		 */
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-		ret = rai_real()->get_cm_event(channel, event);
+		ret = rai_real()->get_cm_event(&copy, event);
 		pthread_setcancelstate(cancel, NULL);
 		if (ret && errno == EAGAIN)
 			ret = 1;	/* O_NONBLOCK: taken meanwhile */

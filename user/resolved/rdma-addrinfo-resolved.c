@@ -119,6 +119,8 @@ static int resolved_take(void *ctx, struct rdma_addrinfo_resolver_name *name)
 	};
 	int fd = *(const int *)ctx;
 
+	/* Written by the module through a pointer: memcheck cannot see it. */
+	memset(name, 0, sizeof(*name));
 	if (ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVER_TAKE, &take) < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
 	return take.taken ? 1 : 0;
