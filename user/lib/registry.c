@@ -202,15 +202,21 @@ void rai_channel_hold(struct rai_channel *ch)
 	ch->users++;
 }
 
+/* A channel out of the list, its module fd closed: the rest goes. */
+static void rai_channel_free(struct rai_channel *ch)
+{
+	if (ch->kick_fd >= 0)
+		close(ch->kick_fd);
+	free(ch);
+}
+
 /* The call is over: the last user of a destroyed channel frees it. */
 void rai_channel_release(struct rai_channel *ch)
 {
 	rai_assert_locked();
 	if (--ch->users || !ch->destroyed)
 		return;
-	if (ch->kick_fd >= 0)
-		close(ch->kick_fd);
-	free(ch);
+	rai_channel_free(ch);
 }
 
 /**
@@ -308,9 +314,7 @@ void rai_channel_forget(struct rdma_event_channel *channel)
 		rai_channel_kick(ch);
 		return;
 	}
-	if (ch->kick_fd >= 0)
-		close(ch->kick_fd);
-	free(ch);
+	rai_channel_free(ch);
 }
 
 struct rai_id *rai_id_find(struct rdma_cm_id *id)
