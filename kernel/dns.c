@@ -51,6 +51,7 @@
  * RESOLVE ioctl, before anyone else sees it, and changed only by
  * rai_dns_to_upcall(), by whoever holds the DNS queue's reference.
  */
+#include <linux/fs_struct.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -203,13 +204,17 @@ static struct rai_resident *rai_dns_route(struct rai_request *req)
 {
 	struct rai_dns_route *route = &req->dns.route;
 	struct rai_resident *r;
+	struct path root;
 
 	if (route->known) {
 		r = route->resident;
 		route->resident = NULL;
 	} else {
-		r = rai_resident_find(req);
-		route->upcall_ok = rai_dns_view_ok(req);
+		/* The caller's root, read once for both questions. */
+		get_fs_root(current->fs, &root);
+		r = rai_resident_find(req, &root);
+		route->upcall_ok = rai_dns_view_ok(req, &root);
+		path_put(&root);
 		route->known = true;
 	}
 	req->dns.by_resident = r;

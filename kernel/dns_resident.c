@@ -431,12 +431,14 @@ void rai_resident_release(struct rai_file *file)
 
 /**
  * rai_resident_find - the resolver of @req's caller
- * @req: a DNS request, in its RESOLVE ioctl (the caller's root is read)
+ * @req: a DNS request, in its RESOLVE ioctl
+ * @root: the caller's root (get_fs_root()), held by the caller
  *
  * Return: the resolver registered for the caller's network namespace and
  * view, referenced (rai_resident_put()), or NULL.
  */
-struct rai_resident *rai_resident_find(const struct rai_request *req)
+struct rai_resident *rai_resident_find(const struct rai_request *req,
+				       const struct path *root)
 {
 	const struct net *net = req->file->net;
 	struct rai_resident *r, *found = NULL;
@@ -446,12 +448,11 @@ struct rai_resident *rai_resident_find(const struct rai_request *req)
 	if (list_empty(&rai_residents))
 		return NULL;
 	/* The root first: a resolver of the caller's own root is common. */
-	get_fs_root(current->fs, &mine.root);
 	rcu_read_lock();
 	list_for_each_entry_rcu(r, &rai_residents, node) {
 		if (!net_eq(r->net, net) || !refcount_inc_not_zero(&r->ref))
 			continue;
-		if (path_equal(&r->view.root, &mine.root)) {
+		if (path_equal(&r->view.root, root)) {
 			found = r;
 			break;
 		}
@@ -459,7 +460,6 @@ struct rai_resident *rai_resident_find(const struct rai_request *req)
 		rai_resident_put(r);
 	}
 	rcu_read_unlock();
-	path_put(&mine.root);
 	if (found || !others)
 		return found;
 

@@ -11,6 +11,7 @@
 
 struct file;
 struct net;
+struct path;
 struct rai_dns_answer;
 struct rai_file;
 struct rai_request;
@@ -29,7 +30,8 @@ __poll_t rai_resident_poll(struct rai_file *file, struct file *filp,
 void rai_resident_release(struct rai_file *file);
 
 /* For the DNS backend (kernel/dns.c). */
-struct rai_resident *rai_resident_find(const struct rai_request *req);
+struct rai_resident *rai_resident_find(const struct rai_request *req,
+				       const struct path *root);
 void rai_resident_put(struct rai_resident *r);
 u64 rai_resident_view(const struct rai_resident *r);
 bool rai_resident_submit(struct rai_resident *r, struct rai_request *req);

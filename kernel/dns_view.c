@@ -15,7 +15,8 @@
  *
  * No state and no lock of its own: each check reads the caller's
  * namespaces and root and init's root, with references held only for the
- * check; a struct rai_dns_view holds its own.
+ * check (init's root is first compared under init's locks, without one);
+ * a struct rai_dns_view holds its own.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -146,6 +147,31 @@ static bool rai_dns_host_root(struct path *root)
 }
 
 /*
+ * Is @root, which the caller holds, init's root?  Compared under init's
+ * locks without a reference: a pointer equal to one the caller holds is
+ * that object.  The common case, and the cheap one (no reference taken).
+ */
+static bool rai_dns_host_root_is(const struct path *root)
+{
+	struct task_struct *init;
+	bool same = false;
+
+	rcu_read_lock();
+	init = READ_ONCE(init_pid_ns.child_reaper);
+	if (init) {
+		task_lock(init);
+		if (init->fs) {
+			spin_lock(&init->fs->lock);
+			same = path_equal(&init->fs->root, root);
+			spin_unlock(&init->fs->lock);
+		}
+		task_unlock(init);
+	}
+	rcu_read_unlock();
+	return same;
+}
+
+/*
  * Is @mine (its root, and its files unless @mine_files is false: then
  * they are looked up here if needed, and released) the host's view?
  */
@@ -154,6 +180,8 @@ static bool rai_dns_view_host(struct rai_dns_view *mine, bool mine_files)
 	struct rai_dns_view host;
 	bool same;
 
+	if (rai_dns_host_root_is(&mine->root))
+		return true;
 	if (!rai_dns_host_root(&host.root))
 		return false;
 	same = path_equal(&mine->root, &host.root);
@@ -186,31 +214,31 @@ bool rai_dns_view_is_host(struct rai_dns_view *view, const struct net *net)
 /*
  * Would the upcall, which runs in the initial namespaces with init's root,
  * answer @req as the caller's own resolver would?  Same network namespace,
- * and the same root or else the same resolver files.  Process context.
+ * and the same root (@root, the caller's) or else the same resolver files.
+ * Process context.
  */
-static bool rai_dns_same_view(const struct rai_request *req)
+static bool rai_dns_same_view(const struct rai_request *req,
+			      const struct path *root)
 {
-	struct rai_dns_view mine;
-	bool same;
+	struct rai_dns_view mine = { .root = *root };
 
 	if (!net_eq(req->file->net, &init_net) ||
 	    !net_eq(current->nsproxy->net_ns, &init_net))
 		return false;
-	get_fs_root(current->fs, &mine.root);
-	same = rai_dns_view_host(&mine, false);
-	path_put(&mine.root);
-	return same;
+	/* @mine borrows the caller's reference to its root. */
+	return rai_dns_view_host(&mine, false);
 }
 
 /**
  * rai_dns_view_ok - may the upcall answer @req?
  * @req: a DNS request, in its RESOLVE ioctl (process context: the
- *	caller's root and namespaces are read)
+ *	caller's namespaces are read)
+ * @root: the caller's root (get_fs_root()), held by the caller
  *
  * Return: true with dns_host_view set, or when the caller's view is the
  * host's (rai_dns_same_view()).
  */
-bool rai_dns_view_ok(const struct rai_request *req)
+bool rai_dns_view_ok(const struct rai_request *req, const struct path *root)
 {
-	return READ_ONCE(rai_dns_host_view) || rai_dns_same_view(req);
+	return READ_ONCE(rai_dns_host_view) || rai_dns_same_view(req, root);
 }

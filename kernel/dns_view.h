@@ -34,6 +34,6 @@ void rai_dns_view_put(struct rai_dns_view *view);
 bool rai_dns_view_equal(const struct rai_dns_view *a,
 			const struct rai_dns_view *b);
 bool rai_dns_view_is_host(struct rai_dns_view *view, const struct net *net);
-bool rai_dns_view_ok(const struct rai_request *req);
+bool rai_dns_view_ok(const struct rai_request *req, const struct path *root);
 
 #endif /* _RAI_DNS_VIEW_H */
