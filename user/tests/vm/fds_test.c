@@ -207,7 +207,9 @@ TEST_F_TIMEOUT(fds, after_accepted_connections_as_many_as_librdmacm, 600)
  * it runs on the copy of librdmacm that the build marks DF_SYMBOLIC
  * (user/tests/symbolic/df_symbolic.c), plain and preloaded, and preloaded
  * on the normal librdmacm: no descriptor more after its cycles than
- * before them, and every request of an id with a channel ends in its
+ * before them, a synchronous id's module fd closed as the id goes (one
+ * freed past the library: when librdmacm makes the next id or channel at
+ * its address), and every request of an id with a channel ends in its
  * event, whichever librdmacm.
  */
 /* The ids made until one was at a freed id's address, after @after. */
@@ -233,7 +235,8 @@ struct fds_symbolic {
 	int exit, symbolic;
 	struct fds_reuse ep, bypass;
 	int before, after, module, eventfd;
-	char out[512];
+	int left[4];	/* the module's fds after ep, bypass, sync, migrate */
+	char out[768];
 };
 
 /* symbolic_worker on the librdmacm of @libdir (NULL: the system's). */
@@ -254,15 +257,21 @@ static void fds_run_symbolic(struct fds_symbolic *r, const char *libdir,
 	if (p)
 		sscanf(p, "fds before %d after %d module %d eventfd %d",
 		       &r->before, &r->after, &r->module, &r->eventfd);
+	memset(r->left, -1, sizeof(r->left));
+	p = strstr(r->out, "module fds left ");
+	if (p)
+		sscanf(p, "module fds left by ep %d bypass %d sync %d migrate %d",
+		       &r->left[0], &r->left[1], &r->left[2], &r->left[3]);
 }
 
 static void fds_log_symbolic(struct __test_metadata *_metadata,
 			     const char *who, const struct fds_symbolic *r)
 {
-	TH_LOG("%s: exit %d symbolic %d; fds before %d after %d (module %d, eventfd %d); id at a freed address after ep %d/%d (event %d), bypass %d/%d (event %d)",
+	TH_LOG("%s: exit %d symbolic %d; fds before %d after %d (module %d, eventfd %d; module's left by ep %d bypass %d sync %d migrate %d); id at a freed address after ep %d/%d (event %d), bypass %d/%d (event %d)",
 	       who, r->exit, r->symbolic, r->before, r->after, r->module,
-	       r->eventfd, r->ep.reused, r->ep.tries, r->ep.event,
-	       r->bypass.reused, r->bypass.tries, r->bypass.event);
+	       r->eventfd, r->left[0], r->left[1], r->left[2], r->left[3],
+	       r->ep.reused, r->ep.tries, r->ep.event, r->bypass.reused,
+	       r->bypass.tries, r->bypass.event);
 	if (r->exit)
 		TH_LOG("%s said: %s", who, r->out);
 }
@@ -283,6 +292,12 @@ static void fds_expect_symbolic(struct __test_metadata *_metadata,
 	EXPECT_EQ(r->before, r->after);
 	EXPECT_EQ(0, r->module);
 	EXPECT_EQ(0, r->eventfd);
+	/* Closed as the id goes, but for a bypass's last id (lazily). */
+	EXPECT_EQ(0, r->left[0]);
+	EXPECT_GE(1, r->left[1]);
+	EXPECT_LE(0, r->left[1]);
+	EXPECT_EQ(0, r->left[2]);
+	EXPECT_EQ(0, r->left[3]);
 }
 
 TEST(symbolic_librdmacm_leaves_no_fd_and_no_stale_id)

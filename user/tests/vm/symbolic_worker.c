@@ -30,6 +30,8 @@
  *   round of ep, bypass, sync and migrate cycles, after a first round
  *   that lets librdmacm open what it opens once; M, F: the module's and
  *   eventfds after),
+ *   "module fds left by ep E bypass B sync S migrate M" (the module's
+ *   fds open after each kind of cycles of the second round),
  *   "reuse ep tries T reused R event E" and "reuse bypass ..." (after
  *   more ep and bypass cycles: ids made, R: 1 if the last is at the
  *   address of one of theirs, E: its event, -1 without the call),
@@ -275,18 +277,35 @@ static void symw_migrate(void)
 	}
 }
 
-/* The cycles whose descriptors are counted. */
-static void symw_round(void **addrs)
+/* The module's fds open now. */
+static int symw_module_fds(void)
+{
+	int all, module, eventfd;
+
+	symw_count(&all, &module, &eventfd);
+	return module;
+}
+
+/*
+ * The cycles whose descriptors are counted, and the module's fds left
+ * open after each kind: none but what bypass left for the next cycle's
+ * id at the same address to take back.
+ */
+static void symw_round(void **addrs, int *left)
 {
 	symw_ep(addrs);
+	left[0] = symw_module_fds();
 	symw_bypass(addrs);
+	left[1] = symw_module_fds();
 	symw_sync();	/* at the addresses bypass left */
+	left[2] = symw_module_fds();
 	symw_migrate();
+	left[3] = symw_module_fds();
 }
 
 int main(void)
 {
-	int before, after, module, eventfd, symbolic = 0;
+	int before, after, module, eventfd, symbolic = 0, left[4];
 	void *addrs[CYCLES];
 
 	signal(SIGALRM, symw_alarm);
@@ -297,12 +316,14 @@ int main(void)
 	printf("symbolic %d\n", symbolic);
 	fflush(stdout);
 	/* librdmacm opens its devices' descriptors as it first needs them. */
-	symw_round(addrs);
+	symw_round(addrs, left);
 	symw_count(&before, &module, &eventfd);
-	symw_round(addrs);
+	symw_round(addrs, left);
 	symw_count(&after, &module, &eventfd);
 	printf("fds before %d after %d module %d eventfd %d\n", before, after,
 	       module, eventfd);
+	printf("module fds left by ep %d bypass %d sync %d migrate %d\n",
+	       left[0], left[1], left[2], left[3]);
 	fflush(stdout);
 	symw_ep(addrs);
 	symw_reuse("ep", addrs);
