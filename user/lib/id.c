@@ -245,13 +245,38 @@ static int rai_mark_sync(struct rdma_cm_id *id)
 	return ret;
 }
 
+/*
+ * librdmacm has just made @id, with a private channel if @sync (then
+ * marked so).  Whatever the registry holds at their addresses is of an id
+ * or a channel that librdmacm freed with a call of its own, which a
+ * librdmacm linked with -Bsymbolic-functions keeps from this library's
+ * wrappers (issue 26 item 9): it goes, with its module fd.
+ */
+static int rai_id_new(struct rdma_cm_id *id, int sync)
+{
+	int stale, ret = 0;
+
+	rai_lock();
+	stale = rai_id_find(id) || (sync && rai_channel_find(id->channel));
+	if (stale) {
+		rai_id_forget(id);
+		if (sync)
+			rai_channel_forget(id->channel);
+		rai_wake_kick();	/* the watcher holds on to closed fds */
+	}
+	if (sync)
+		ret = rai_id_mark_sync(id);
+	rai_unlock();
+	return ret;
+}
+
 RAI_EXPORT int rdma_create_id(struct rdma_event_channel *channel,
 			      struct rdma_cm_id **id, void *context,
 			      enum rdma_port_space ps)
 {
 	int ret = rai_real()->create_id(channel, id, context, ps);
 
-	if (!ret && !channel && rai_mark_sync(*id)) {
+	if (!ret && rai_id_new(*id, !channel)) {
 		rai_real()->destroy_id(*id);
 		ret = ERR(ENOMEM);
 	}
@@ -265,7 +290,7 @@ RAI_EXPORT int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
 {
 	int ret = rai_real()->create_ep(id, res, pd, qp_init_attr);
 
-	if (!ret && rai_mark_sync(*id)) {
+	if (!ret && rai_id_new(*id, 1)) {
 		rai_real()->destroy_ep(*id);
 		ret = ERR(ENOMEM);
 	}
@@ -332,9 +357,46 @@ static int rai_id_follow(struct rai_id *st, struct rdma_event_channel *channel)
 	return st->handle && st->sync ? ch->fd : -1;
 }
 
+/*
+ * The serial of the registry's entry for @id's private channel (0: none),
+ * which librdmacm frees when it moves @id to another channel.
+ */
+static unsigned long rai_id_private_channel(struct rdma_cm_id *id)
+{
+	struct rai_id *st;
+	struct rai_channel *ch;
+	unsigned long serial = 0;
+
+	rai_lock();
+	st = rai_id_find(id);
+	ch = st && st->sync ? rai_channel_find(id->channel) : NULL;
+	if (ch)
+		serial = ch->serial;
+	rai_unlock();
+	return serial;
+}
+
+/*
+ * librdmacm freed @channel, @id's private channel, with a call of its own
+ * that -Bsymbolic-functions keeps from this library (issue 26 item 9): its
+ * entry goes, if it is still the one of @serial (registry locked).
+ */
+static void rai_id_private_channel_gone(struct rdma_event_channel *channel,
+					unsigned long serial)
+{
+	struct rai_channel *ch = rai_channel_find(channel);
+
+	if (!ch || ch->serial != serial)
+		return;	/* gone through the wrapper, or another one's now */
+	rai_channel_forget(channel);
+	rai_wake_kick();	/* the watcher holds on to the closed fd */
+}
+
 RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 			       struct rdma_event_channel *channel)
 {
+	struct rdma_event_channel *old = id->channel;
+	unsigned long old_serial = rai_id_private_channel(id);
 	struct rai_id *st;
 	int saved_errno, ret, fd = -1;
 
@@ -351,6 +413,8 @@ RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 			st->sync = 0;
 		fd = rai_id_follow(st, id->channel);
 	}
+	if (old_serial && old != id->channel)
+		rai_id_private_channel_gone(old, old_serial);
 	rai_unlock();
 	/* Synchronous now: what was in flight completes before it returns. */
 	if (fd >= 0)
@@ -358,9 +422,16 @@ RAI_EXPORT int rdma_migrate_id(struct rdma_cm_id *id,
 	return rai_return(0, saved_errno);
 }
 
-RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
+/*
+ * @id is about to be destroyed: what is known of it goes, and of its
+ * private channel if it has one, which librdmacm frees inside
+ * rdma_destroy_id() with a call of its own: -Bsymbolic-functions keeps
+ * that call from rdma_destroy_event_channel()'s wrapper (issue 26 item 9).
+ * errno is left as it was.
+ */
+static void rai_id_destroying(struct rdma_cm_id *id)
 {
-	int saved_errno = errno;
+	int saved_errno = errno, sync;
 	struct rai_id *st;
 
 	rai_lock();
@@ -368,12 +439,30 @@ RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
 	if (st) {
 		/* No event comes any more; wait for the acks of those given. */
 		rai_id_cancel(st);
-		rai_id_wait_acked(id);
-		rai_id_forget(id);
+		st = rai_id_wait_acked(id);
 	}
+	sync = st && st->sync;
+	rai_id_forget(id);
+	if (sync)
+		rai_channel_forget(id->channel);
 	rai_wake_kick();
 	rai_unlock();
+	errno = saved_errno;
+}
+
+RAI_EXPORT int rdma_destroy_id(struct rdma_cm_id *id)
+{
+	rai_id_destroying(id);
 	/* rdma_ucm drops the id's queued wake-up with it. */
-	errno = saved_errno;	/* errno as librdmacm's call alone leaves it */
 	return rai_real()->destroy_id(id);
+}
+
+/*
+ * librdmacm's rdma_destroy_ep() calls rdma_destroy_id(), which a
+ * librdmacm linked with -Bsymbolic-functions keeps to itself.
+ */
+RAI_EXPORT void rdma_destroy_ep(struct rdma_cm_id *id)
+{
+	rai_id_destroying(id);
+	rai_real()->destroy_ep(id);
 }

@@ -31,6 +31,7 @@ __thread int rai_registry_held;
 #endif
 
 static struct rai_channel *rai_channels;
+static unsigned long rai_channel_serial;	/* of the last one added */
 static struct rai_id *rai_ids;
 static struct rai_event *rai_events_delivered;
 
@@ -176,6 +177,7 @@ struct rai_channel *rai_channel_add(struct rdma_event_channel *channel)
 	ch->channel = channel;
 	ch->fd = -1;
 	ch->kick_fd = -1;
+	ch->serial = ++rai_channel_serial;
 	ch->next = rai_channels;
 	rai_channels = ch;
 	return ch;

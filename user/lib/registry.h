@@ -31,6 +31,12 @@ struct rai_channel {
 	 * list, ->channel freed, the last user frees it (registry.c).
 	 */
 	int destroyed;
+	/*
+	 * Which entry this is, among all that ever had ->channel's address:
+	 * librdmacm may free the channel and make another there with calls
+	 * of its own (id.c).
+	 */
+	unsigned long serial;
 	struct rai_channel *next;
 };
 
