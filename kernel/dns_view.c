@@ -15,8 +15,7 @@
  *
  * No state and no lock of its own: each check reads the caller's
  * namespaces and root and init's root, with references held only for the
- * check (init's root is first compared under init's locks, without one);
- * a struct rai_dns_view holds its own.
+ * check; a struct rai_dns_view holds its own.
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -147,31 +146,6 @@ static bool rai_dns_host_root(struct path *root)
 }
 
 /*
- * Is @root, which the caller holds, init's root?  Compared under init's
- * locks without a reference: a pointer equal to one the caller holds is
- * that object.  The common case, and the cheap one (no reference taken).
- */
-static bool rai_dns_host_root_is(const struct path *root)
-{
-	struct task_struct *init;
-	bool same = false;
-
-	rcu_read_lock();
-	init = READ_ONCE(init_pid_ns.child_reaper);
-	if (init) {
-		task_lock(init);
-		if (init->fs) {
-			spin_lock(&init->fs->lock);
-			same = path_equal(&init->fs->root, root);
-			spin_unlock(&init->fs->lock);
-		}
-		task_unlock(init);
-	}
-	rcu_read_unlock();
-	return same;
-}
-
-/*
  * Is @mine (its root, and its files unless @mine_files is false: then
  * they are looked up here if needed, and released) the host's view?
  */
@@ -180,8 +154,6 @@ static bool rai_dns_view_host(struct rai_dns_view *mine, bool mine_files)
 	struct rai_dns_view host;
 	bool same;
 
-	if (rai_dns_host_root_is(&mine->root))
-		return true;
 	if (!rai_dns_host_root(&host.root))
 		return false;
 	same = path_equal(&mine->root, &host.root);
