@@ -33,7 +33,8 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 	info.ai_flags_supported = RAI_AI_FLAGS_SUPPORTED;
 	info.resolve_flags_supported = RAI_RESOLVE_FLAGS_SUPPORTED;
 	info.features = rai_backend_features() |
-			RDMA_ADDRINFO_FEATURE_RESOLVER;
+			RDMA_ADDRINFO_FEATURE_RESOLVER |
+			RDMA_ADDRINFO_FEATURE_CANONNAME;
 	info.max_name_len = RDMA_ADDRINFO_NAME_MAX;
 	info.max_service_len = RDMA_ADDRINFO_SERVICE_MAX;
 	info.requests = atomic_read(&file->nr_requests);
@@ -67,17 +68,38 @@ static long rai_ioctl_get_event(struct rai_file *file, struct file *filp,
 	return 0;
 }
 
+/* QUERY_CANONNAME: @name's record after the caller's @q->count results. */
+static int rai_query_canonname_out(const struct rdma_addrinfo_query *q,
+				   const char *name)
+{
+	struct rdma_addrinfo_canonname *out;
+	void __user *p = u64_to_user_ptr(q->results);
+	int ret = 0;
+
+	out = kmalloc(sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	rai_canonname_out(out, name);
+	if (copy_to_user(p + (size_t)q->count * q->result_size, out,
+			 sizeof(*out)))
+		ret = -EFAULT;
+	kfree(out);
+	return ret;
+}
+
 static long rai_ioctl_query(struct rai_file *file, void __user *arg)
 {
 	struct rdma_addrinfo_result *results;
 	enum rai_request_state state;
 	struct rdma_addrinfo_query q;
 	struct rai_request *req;
+	const char *canonname;
 	long ret = 0;
 
 	if (copy_from_user(&q, arg, sizeof(q)))
 		return -EFAULT;
-	if (q.reserved || q.result_size != sizeof(struct rdma_addrinfo_result))
+	if ((q.flags & ~RDMA_ADDRINFO_QUERY_CANONNAME) ||
+	    q.result_size != sizeof(struct rdma_addrinfo_result))
 		return -EINVAL;
 
 	req = rai_request_lookup(file, q.handle);
@@ -87,6 +109,7 @@ static long rai_ioctl_query(struct rai_file *file, void __user *arg)
 	spin_lock_irq(&file->lock);
 	state = req->state;
 	results = req->results;
+	canonname = req->canonname;
 	q.total = req->nr_results;
 	spin_unlock_irq(&file->lock);
 	if (state != RAI_REQ_DONE) {
@@ -99,6 +122,11 @@ static long rai_ioctl_query(struct rai_file *file, void __user *arg)
 			 (size_t)q.copied * sizeof(*results))) {
 		ret = -EFAULT;
 		goto out;
+	}
+	if (q.flags & RDMA_ADDRINFO_QUERY_CANONNAME) {
+		ret = rai_query_canonname_out(&q, canonname);
+		if (ret)
+			goto out;
 	}
 	if (copy_to_user(arg, &q, sizeof(q)))
 		ret = -EFAULT;

@@ -8,10 +8,18 @@
  * answered from the cache copies them into its results without parsing
  * anything again.  Entries that are no address (a newer helper's field,
  * garbage) are skipped, as they always were.
+ *
+ * One entry may be the name's canonical name, "canon=NAME" (the helpers
+ * and resident resolvers that know it; uapi headers): checked against the
+ * grammar of the names callers may ask for, so that a resolver can pass
+ * nothing else on to the callers.
  */
 #include <linux/errno.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include <rdma/rdma_addrinfo_abi.h>
+#include <rdma/rdma_addrinfo_upcall.h>
 
 #include "addr.h"
 #include "dns_answer.h"
@@ -19,26 +27,74 @@
 #include "request.h"
 #include "result.h"
 
+/* The entry of a list that carries the canonical name (both protocols). */
+#define RAI_DNS_CANON		RDMA_ADDRINFO_UPCALL_CANON
+#define RAI_DNS_CANON_LEN	(sizeof(RAI_DNS_CANON) - 1)
+
+/**
+ * rai_dns_name_valid - may @name be asked for, or passed on as a name?
+ * @name: the bytes
+ * @len: their number
+ *
+ * 1..RDMA_ADDRINFO_NAME_MAX bytes of a host name: no ':' (it would select
+ * a query type of the shared dns_resolver keys, e.g. "afsdb:"), no ';',
+ * ',', white space or control bytes (they have meanings in key
+ * descriptions, callout arguments and the helpers' answers), no NUL.
+ */
+bool rai_dns_name_valid(const char *name, u32 len)
+{
+	u32 i;
+
+	if (!len || len > RDMA_ADDRINFO_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++) {
+		unsigned char c = name[i];
+
+		if (c == ':' || c == ';' || c == ',' || c <= ' ' || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The entry "canon=NAME" (@len bytes at @p) into @answer: 0, or -EPROTO
+ * when its name is no host name or a second one comes (the first stays),
+ * -ENOMEM.
+ */
+static int rai_dns_answer_canon(struct rai_dns_answer *answer,
+				const char *p, size_t len)
+{
+	p += RAI_DNS_CANON_LEN;
+	len -= RAI_DNS_CANON_LEN;
+	if (answer->canon || !rai_dns_name_valid(p, len))
+		return -EPROTO;
+	answer->canon = kmemdup_nul(p, len, GFP_KERNEL);
+	return answer->canon ? 0 : -ENOMEM;
+}
+
 /**
  * rai_dns_answer_parse - the addresses of @list into @answer
  * @answer: a positive answer (@status 0) without addresses yet
  * @net: the namespace of the request it answers (IPv6 scope names)
- * @list: comma-separated numeric addresses, only read
- * @strict: an entry that is no address makes the answer -EPROTO (else it
- *	is skipped)
+ * @list: comma-separated numeric addresses, and at most one canonical
+ *	name ("canon=NAME"), only read
+ * @strict: an entry that is no address or a good canonical name makes
+ *	the answer -EPROTO (else it is skipped)
  *
- * Sets @answer->addrs and @answer->nr; or @answer->status to -ENODATA
- * when @list holds no address (-EPROTO if @strict), -ENOMEM when the
- * array cannot be had.
+ * Sets @answer->addrs, @answer->nr and @answer->canon; or @answer->status
+ * to -ENODATA when @list holds no address (-EPROTO if @strict), -ENOMEM
+ * when memory cannot be had.
  */
 void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 			  const char *list, bool strict)
 {
 	const char *p, *end;
 	u32 n = 1, nr = 0;
+	int ret, err = 0;
 
 	answer->addrs = NULL;
 	answer->nr = 0;
+	answer->canon = NULL;
 	if (!list || !*list) {
 		answer->status = strict ? -EPROTO : -ENODATA;
 		return;
@@ -50,31 +106,39 @@ void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 		answer->status = -ENOMEM;
 		return;
 	}
-	for (p = list; *p; p = *end ? end + 1 : end) {
+	for (p = list; *p && !err; p = *end ? end + 1 : end) {
 		end = strchrnul(p, ',');
-		if (!rai_numeric_parse_ip(net, p, end - p, &answer->addrs[nr]))
+		if (!strncmp(p, RAI_DNS_CANON, RAI_DNS_CANON_LEN)) {
+			ret = rai_dns_answer_canon(answer, p, end - p);
+			if (ret == -ENOMEM || (ret && strict))
+				err = ret;
+		} else if (!rai_numeric_parse_ip(net, p, end - p,
+						 &answer->addrs[nr])) {
 			nr++;
-		else if (strict)
-			break;
+		} else if (strict) {
+			err = -EPROTO;
+		}
 	}
-	if (strict && *p) {
+	if (err) {
 		rai_dns_answer_release(answer);
-		answer->status = -EPROTO;
+		answer->status = err;
 		return;
 	}
 	if (!nr) {
 		rai_dns_answer_release(answer);
-		answer->status = -ENODATA;
+		answer->status = strict ? -EPROTO : -ENODATA;
 		return;
 	}
 	answer->nr = nr;
 }
 
-/* The addresses rai_dns_answer_parse() allocated (none: nothing). */
+/* What rai_dns_answer_parse() allocated (none: nothing). */
 void rai_dns_answer_release(struct rai_dns_answer *answer)
 {
 	kfree(answer->addrs);
+	kfree(answer->canon);
 	answer->addrs = NULL;
+	answer->canon = NULL;
 	answer->nr = 0;
 }
 
@@ -99,7 +163,7 @@ void rai_dns_answer_complete(struct rai_request *req,
 		ttl = min_t(time64_t, answer->expiry - now, U32_MAX);
 	old_memcg = rai_request_charge_begin(req);
 	rai_results_complete_addrs(req, answer->addrs, answer->nr,
-				   answer->origin, ttl);
+				   answer->origin, ttl, answer->canon);
 	rai_request_charge_end(old_memcg);
 }
 

@@ -25,6 +25,8 @@ union rai_sockaddr;
  *	them: rai_dns_answer_parse()'s caller frees them with
  *	rai_dns_answer_release(); those of rai_dns_cache_get() live in the
  *	cache entry until it is put.
+ * @canon: the name's canonical name (NUL-terminated, checked by
+ *	rai_dns_name_valid()), or NULL; owned as @addrs are
  */
 struct rai_dns_answer {
 	int status;
@@ -32,7 +34,10 @@ struct rai_dns_answer {
 	time64_t expiry;
 	u32 nr;
 	union rai_sockaddr *addrs;
+	char *canon;
 };
+
+bool rai_dns_name_valid(const char *name, u32 len);
 
 void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 			  const char *list, bool strict);

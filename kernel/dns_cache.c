@@ -62,7 +62,7 @@ struct rai_dns_cached {
 	size_t size;		/* charged to dns_cache_bytes */
 	struct rai_dns_answer answer;
 	u32 len;
-	char name[];		/* NUL-terminated; then answer.addrs */
+	char name[];		/* NUL-terminated; then answer.addrs, canon */
 };
 
 static DEFINE_SPINLOCK(rai_dns_cache_lock);
@@ -174,7 +174,8 @@ struct rai_dns_cached *rai_dns_cache_get(const struct rai_dns_cache_key *key,
 
 /*
  * Keep @answer for @name, replacing what was there: a copy, its addresses
- * after the name (aligned for them), so that one kfree() frees it all.
+ * after the name (aligned for them) and its canonical name after them, so
+ * that one kfree() frees it all.
  */
 void rai_dns_cache_store(const struct rai_dns_cache_key *key,
 			 const char *name, u32 len,
@@ -185,12 +186,15 @@ void rai_dns_cache_store(const struct rai_dns_cache_key *key,
 	u32 nr = answer->status ? 0 : answer->nr;
 	u32 hash = rai_dns_cache_hash(key, name, len);
 	struct rai_dns_cached *entry, *old;
-	size_t size;
+	size_t size, canon_off, canon_len = 0;
 
 	if (!READ_ONCE(rai_dns_cache_entries) ||
 	    answer->expiry <= ktime_get_real_seconds())
 		return;
-	size = addrs_off + array_size(nr, sizeof(union rai_sockaddr));
+	if (nr && answer->canon)
+		canon_len = strlen(answer->canon) + 1;
+	canon_off = addrs_off + array_size(nr, sizeof(union rai_sockaddr));
+	size = size_add(canon_off, canon_len);
 	if (size > READ_ONCE(rai_dns_cache_bytes))
 		return;
 	entry = kmalloc(size, GFP_KERNEL);
@@ -210,10 +214,15 @@ void rai_dns_cache_store(const struct rai_dns_cache_key *key,
 	entry->answer = *answer;
 	entry->answer.nr = nr;
 	entry->answer.addrs = NULL;
+	entry->answer.canon = NULL;
 	if (nr) {
 		entry->answer.addrs = (void *)entry + addrs_off;
 		memcpy(entry->answer.addrs, answer->addrs,
 		       nr * sizeof(union rai_sockaddr));
+	}
+	if (canon_len) {
+		entry->answer.canon = (char *)entry + canon_off;
+		memcpy(entry->answer.canon, answer->canon, canon_len);
 	}
 
 	spin_lock(&rai_dns_cache_lock);

@@ -168,7 +168,8 @@ static void rai_numeric_no_node(struct rai_request *req)
 	}
 	rai_results_complete_addrs(req, addr, n,
 				   passive ? RDMA_ADDRINFO_ORIGIN_PASSIVE :
-					     RDMA_ADDRINFO_ORIGIN_NUMERIC, 0);
+					     RDMA_ADDRINFO_ORIGIN_NUMERIC, 0,
+				   NULL);
 }
 
 static void rai_numeric_start(struct rai_request *req)
@@ -187,8 +188,9 @@ static void rai_numeric_start(struct rai_request *req)
 		rai_request_complete(req, -ENXIO, NULL, 0);
 		return;
 	}
+	/* A literal is no name: no canonical name (librdmacm gives none). */
 	rai_results_complete_addrs(req, addr, 1, RDMA_ADDRINFO_ORIGIN_NUMERIC,
-				   0);
+				   0, NULL);
 }
 
 /* A literal (or no node) never waits: always answered at once. */

@@ -157,6 +157,20 @@ void rai_results_free(struct rdma_addrinfo_result *results)
 	kvfree(results);
 }
 
+/* A copy of the canonical name @name for @req, charged as its results. */
+char *rai_canonname_dup(const struct rai_request *req, const char *name)
+{
+	return kstrdup(name, req->on_stack ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
+}
+
+/* The record QUERY and RESOLVE copy out for @name (NULL: none). */
+void rai_canonname_out(struct rdma_addrinfo_canonname *out, const char *name)
+{
+	memset(out, 0, sizeof(*out));
+	if (name)
+		out->len = strscpy(out->name, name, sizeof(out->name));
+}
+
 static void rai_file_release(struct kref *ref)
 {
 	struct rai_file *file = container_of(ref, struct rai_file, ref);
@@ -370,6 +384,7 @@ static void rai_request_free(struct rai_request *req)
 		atomic_long_sub(req->results_charged,
 				&req->user->result_bytes);
 	rai_results_free(req->results);
+	kfree(req->canonname);
 	kfree(req->node);
 	mem_cgroup_put(req->memcg);
 	atomic_dec(&req->user->nr_requests);
@@ -553,6 +568,24 @@ static void rai_request_completed(struct rai_request *req, int status, u32 nr)
 bool rai_request_complete(struct rai_request *req, int status,
 			  struct rdma_addrinfo_result *results, u32 nr)
 {
+	return rai_request_complete_named(req, status, results, nr, NULL);
+}
+
+/**
+ * rai_request_complete_named - rai_request_complete() with a canonical name
+ * @req: the request; the caller holds a reference
+ * @status: 0 or a negative errno
+ * @results: array from rai_results_alloc() or NULL; always consumed
+ * @nr: entries of @results
+ * @canonname: from rai_canonname_dup(), or NULL; always consumed, kept
+ *	only with results
+ *
+ * Return: whether this completion was recorded.
+ */
+bool rai_request_complete_named(struct rai_request *req, int status,
+				struct rdma_addrinfo_result *results, u32 nr,
+				char *canonname)
+{
 	struct rdma_addrinfo_result *over = NULL;
 	struct rai_file *file = req->file;
 	unsigned long flags;
@@ -561,6 +594,8 @@ bool rai_request_complete(struct rai_request *req, int status,
 		rai_results_free(results);
 		results = NULL;
 		nr = 0;
+		kfree(canonname);
+		canonname = NULL;
 	}
 
 	/*
@@ -572,6 +607,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 		trace_rai_request_start(req);
 		req->results = results;
 		req->nr_results = nr;
+		req->canonname = canonname;
 		req->status = status;
 		req->state = RAI_REQ_DONE;
 		rai_request_completed(req, status, nr);
@@ -583,6 +619,7 @@ bool rai_request_complete(struct rai_request *req, int status,
 		spin_unlock_irqrestore(&file->lock, flags);
 		trace_rai_request_complete(req, status, nr, false);
 		rai_results_free(results);
+		kfree(canonname);
 		return false;
 	}
 	if (nr && !rai_results_charge(req, nr)) {
@@ -590,9 +627,12 @@ bool rai_request_complete(struct rai_request *req, int status,
 		results = NULL;
 		nr = 0;
 		status = -ENOBUFS;
+		kfree(canonname);
+		canonname = NULL;
 	}
 	req->results = results;
 	req->nr_results = nr;
+	req->canonname = canonname;
 	req->status = status;
 	WRITE_ONCE(req->state, RAI_REQ_DONE);
 	if (!req->sync) {

@@ -91,6 +91,8 @@ enum rai_request_state {
  * @results: the results (kvmalloc'ed), owned by the request once DONE
  * @nr_results: entries of @results
  * @results_charged: bytes of @results charged to @user->result_bytes
+ * @canonname: the destination's canonical name (NUL-terminated), or NULL;
+ *	set with @results, owned by the request once DONE
  * @backend: who resolves it
  * @work: for backends that resolve in process context
  * @timeout: for backends that bound the time a request may take
@@ -134,6 +136,7 @@ struct rai_request {
 	struct rdma_addrinfo_result *results;
 	u32 nr_results;
 	long results_charged;
+	char *canonname;
 	const struct rai_backend_ops *backend;
 	struct work_struct work;
 	struct delayed_work timeout;
@@ -187,6 +190,9 @@ struct mem_cgroup *rai_request_charge_begin(struct rai_request *req);
 void rai_request_charge_end(struct mem_cgroup *old);
 bool rai_request_complete(struct rai_request *req, int status,
 			  struct rdma_addrinfo_result *results, u32 nr);
+bool rai_request_complete_named(struct rai_request *req, int status,
+				struct rdma_addrinfo_result *results, u32 nr,
+				char *canonname);
 
 int rai_event_pop(struct rai_file *file, bool nonblock,
 		  struct rdma_addrinfo_event *ev, struct rai_request **reqp);
@@ -201,5 +207,8 @@ bool rai_request_wants(const struct rai_request *req, u16 family);
 struct rdma_addrinfo_result *rai_results_alloc(const struct rai_request *req,
 					       u32 nr);
 void rai_results_free(struct rdma_addrinfo_result *results);
+char *rai_canonname_dup(const struct rai_request *req, const char *name);
+void rai_canonname_out(struct rdma_addrinfo_canonname *out,
+		       const char *name);
 
 #endif /* _RAI_REQUEST_H */

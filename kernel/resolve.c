@@ -17,6 +17,7 @@
 #include "addr.h"
 #include "backend.h"
 #include "dns.h"
+#include "dns_answer.h"
 #include "numeric.h"
 #include "request.h"
 #include "resolve.h"
@@ -105,7 +106,8 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 	if (r->flags & RDMA_ADDRINFO_RESOLVE_RESULTS) {
 		if (!(r->flags & RDMA_ADDRINFO_RESOLVE_SYNC))
 			return -EINVAL;
-	} else if (r->result_count) {
+	} else if (r->result_count ||
+		   (r->flags & RDMA_ADDRINFO_RESOLVE_CANONNAME)) {
 		return -EINVAL;
 	}
 	if (r->node_len > RDMA_ADDRINFO_NAME_MAX ||
@@ -204,24 +206,15 @@ static int rai_copy_names(struct rai_names *n,
 }
 
 /*
- * A name that goes to the resolver must be a host name: the dns_resolver
- * key description is "[type:]name" and request-key's callout sees it, so
- * ':' would select a query type of the shared key cache (e.g. "afsdb:"),
- * and ';' ',', white space and control bytes have meanings in key
- * descriptions, callout arguments and the helpers' answers.  Checked
- * before anything is queued, so a bad name never makes an upcall.
+ * A name that goes to the resolver must be a host name (the grammar is
+ * rai_dns_name_valid()'s, which checks resolvers' canonical names too):
+ * the dns_resolver key description is "[type:]name" and request-key's
+ * callout sees it.  Checked before anything is queued, so a bad name
+ * never makes an upcall.
  */
 static int rai_check_dns_name(const char *name, u32 len)
 {
-	u32 i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = name[i];
-
-		if (c == ':' || c == ';' || c == ',' || c <= ' ' || c == 0x7f)
-			return -EINVAL;
-	}
-	return 0;
+	return rai_dns_name_valid(name, len) ? 0 : -EINVAL;
 }
 
 /*
@@ -272,18 +265,33 @@ static void rai_resolve_fill(struct rai_request *req,
 	req->backend = ops;
 }
 
-/* RESOLVE_RESULTS: @nr results of a completed request to r->context. */
+/*
+ * RESOLVE_RESULTS: @nr results of a completed request to r->context, and
+ * with RESOLVE_CANONNAME its canonical name @canonname after the array.
+ */
 static int rai_resolve_copy_out(const struct rdma_addrinfo_resolve *r,
 				const struct rdma_addrinfo_result *results,
-				u32 nr)
+				u32 nr, const char *canonname)
 {
 	u32 copied = min(nr, r->result_count);
+	struct rdma_addrinfo_canonname *name;
+	void __user *out = u64_to_user_ptr(r->context);
+	int ret = 0;
 
 	if (copied &&
-	    copy_to_user(u64_to_user_ptr(r->context), results,
-			 (size_t)copied * sizeof(*results)))
+	    copy_to_user(out, results, (size_t)copied * sizeof(*results)))
 		return -EFAULT;
-	return 0;
+	if (!(r->flags & RDMA_ADDRINFO_RESOLVE_CANONNAME))
+		return 0;
+	name = kmalloc(sizeof(*name), GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	rai_canonname_out(name, canonname);
+	if (copy_to_user(out + (size_t)r->result_count * sizeof(*results),
+			 name, sizeof(*name)))
+		ret = -EFAULT;
+	kfree(name);
+	return ret;
 }
 
 /*
@@ -295,12 +303,14 @@ static int rai_resolve_results_out(struct rai_request *req,
 {
 	struct rai_file *file = req->file;
 	struct rdma_addrinfo_result *results;
+	const char *canonname;
 	int ret;
 
 	spin_lock_irq(&file->lock);
 	results = req->results;
+	canonname = req->canonname;
 	spin_unlock_irq(&file->lock);
-	ret = rai_resolve_copy_out(r, results, r->num_results);
+	ret = rai_resolve_copy_out(r, results, r->num_results, canonname);
 	rai_request_cancel(req);
 	r->handle = 0;
 	return ret;
@@ -338,8 +348,10 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	r->handle = 0;
 	r->status = req.status;
 	r->num_results = req.nr_results;
-	ret = rai_resolve_copy_out(r, req.results, req.nr_results);
+	ret = rai_resolve_copy_out(r, req.results, req.nr_results,
+				   req.canonname);
 	rai_results_free(req.results);
+	kfree(req.canonname);
 	if (!ret && copy_to_user(arg, r, sizeof(*r)))
 		ret = -EFAULT;
 	return ret ?: 1;

@@ -6,6 +6,7 @@
  */
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <net/ipv6.h>
 #include <rdma/rdma_cm.h>
@@ -164,6 +165,8 @@ static bool rai_result_wanted(const struct rai_request *req,
  * @n: entries of @addrs
  * @origin: RDMA_ADDRINFO_ORIGIN_* of the results
  * @ttl: seconds the answer stays valid, or 0
+ * @canon: the canonical name of the destination (checked), or NULL; the
+ *	request keeps a copy with its results
  *
  * One result for each address of a family @req takes, in order, at most
  * max_results.  The status: 0; -ENODATA without an address; -EADDRNOTAVAIL
@@ -171,10 +174,11 @@ static bool rai_result_wanted(const struct rai_request *req,
  */
 void rai_results_complete_addrs(struct rai_request *req,
 				const union rai_sockaddr *addrs, u32 n,
-				u32 origin, u32 ttl)
+				u32 origin, u32 ttl, const char *canon)
 {
 	u32 max = rai_request_max_results(), i, nr = 0;
 	struct rdma_addrinfo_result *results;
+	char *name = NULL;
 
 	for (i = 0; i < n; i++)
 		nr += rai_result_wanted(req, &addrs[i]);
@@ -184,7 +188,11 @@ void rai_results_complete_addrs(struct rai_request *req,
 		return;
 	}
 	results = rai_results_alloc(req, min(nr, max));
-	if (!results) {
+	if (canon)
+		name = rai_canonname_dup(req, canon);
+	if (!results || (canon && !name)) {
+		rai_results_free(results);
+		kfree(name);
 		rai_request_complete(req, -ENOMEM, NULL, 0);
 		return;
 	}
@@ -192,7 +200,7 @@ void rai_results_complete_addrs(struct rai_request *req,
 		if (rai_result_wanted(req, &addrs[i]))
 			rai_result_fill_ip(req, &results[nr++], &addrs[i].sa,
 					   origin, ttl);
-	rai_request_complete(req, 0, results, nr);
+	rai_request_complete_named(req, 0, results, nr, name);
 }
 
 /**

@@ -20,7 +20,7 @@ void rai_result_fill_ip(struct rai_request *req,
 /* Complete a request with a result per address it takes (or a failure). */
 void rai_results_complete_addrs(struct rai_request *req,
 				const union rai_sockaddr *addrs, u32 n,
-				u32 origin, u32 ttl);
+				u32 origin, u32 ttl, const char *canon);
 
 /* Fill one AF_IB result from an SA ServiceRecord. */
 void rai_result_fill_service_record(struct rai_request *req,

@@ -335,7 +335,8 @@ static void op_resolve(struct rng *r, int sync)
 {
 	struct rdma_addrinfo_resolve rs;
 	char node[RDMA_ADDRINFO_NAME_MAX + 8], service[96];
-	struct rdma_addrinfo_result res[4];
+	/* 4 results, and room for the canonical name after them. */
+	struct rdma_addrinfo_result res[5];
 	void *arg = &rs;
 	int ret;
 
@@ -348,6 +349,8 @@ static void op_resolve(struct rng *r, int sync)
 		/* The one-call form: results into an array (or a bad one). */
 		if (pick(r, 2)) {
 			rs.flags |= RDMA_ADDRINFO_RESOLVE_RESULTS;
+			if (pick(r, 2))
+				rs.flags |= RDMA_ADDRINFO_RESOLVE_CANONNAME;
 			rs.result_count = pick(r, 6) ? pick(r, 5) : rnd(r);
 			rs.context = out_ptr(r, res, rs.result_count <= 4 ?
 					     rs.result_count * sizeof(res[0]) :
@@ -357,6 +360,9 @@ static void op_resolve(struct rng *r, int sync)
 				rs.result_count = 4;
 		}
 	}
+	/* The canonical name goes after result_count results: near them. */
+	if ((rs.flags & RDMA_ADDRINFO_RESOLVE_CANONNAME) && rs.result_count > 4)
+		rs.result_count = 4;
 	if (!pick(r, 20))
 		arg = pick(r, 2) ? (void *)readonly : (void *)unmapped;
 	ret = ioctl(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE, arg);
@@ -437,7 +443,8 @@ static int ioctl_read_only(int fd, unsigned long cmd, const void *arg,
 static void op_ro_sync(struct rng *r)
 {
 	char node[RDMA_ADDRINFO_NAME_MAX + 8], service[96];
-	struct rdma_addrinfo_result res[4];
+	/* 4 results, and room for the canonical name after them. */
+	struct rdma_addrinfo_result res[5];
 	struct rdma_addrinfo_resolve rs;
 
 	fill_valid(r, &rs, node, service);
@@ -446,6 +453,8 @@ static void op_ro_sync(struct rng *r)
 		rs.flags |= RDMA_ADDRINFO_RESOLVE_RESULTS;
 		rs.context = (uintptr_t)res;
 		rs.result_count = 4;
+		if (pick(r, 2))
+			rs.flags |= RDMA_ADDRINFO_RESOLVE_CANONNAME;
 	}
 	tally(OP_RO_SYNC, ioctl_read_only(any_fd(r), RDMA_ADDRINFO_IOC_RESOLVE,
 					  &rs, sizeof(rs)));
@@ -481,7 +490,8 @@ static void op_query(struct rng *r)
 {
 	static const uint32_t sizes[] = { sizeof(struct rdma_addrinfo_result),
 					  0, 8, 4096, 0xffffffff };
-	struct rdma_addrinfo_result res[4];
+	/* 4 results, and room for the canonical name after them. */
+	struct rdma_addrinfo_result res[5];
 	struct rdma_addrinfo_query q = { 0 };
 
 	q.handle = any_handle(r);
@@ -491,8 +501,13 @@ static void op_query(struct rng *r)
 			    sizeof(res));
 	if (q.count > 4 && q.results == (uintptr_t)res && pick(r, 4))
 		q.count = 4;
+	if (pick(r, 2))
+		q.flags = RDMA_ADDRINFO_QUERY_CANONNAME;
 	if (!pick(r, 20))
-		q.reserved = 1;
+		q.flags |= 1u << pick(r, 32);
+	/* The canonical name goes after count results: near them. */
+	if ((q.flags & RDMA_ADDRINFO_QUERY_CANONNAME) && q.count > 4)
+		q.count = 4;
 	tally(OP_QUERY, ioctl(any_fd(r), RDMA_ADDRINFO_IOC_QUERY,
 			      pick(r, 20) ? (void *)&q : (void *)unmapped));
 }
@@ -1074,9 +1089,14 @@ int main(int argc, char **argv)
 		  NULL);
 	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
-	readonly = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+	/*
+	 * A guard page after it: what is written past its end (a canonical
+	 * name after the results) faults instead of landing in our memory.
+	 */
+	readonly = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
-	if (unmapped == MAP_FAILED || readonly == MAP_FAILED) {
+	if (unmapped == MAP_FAILED || readonly == MAP_FAILED ||
+	    mprotect(readonly, 4096, PROT_READ)) {
 		perror("mmap");
 		return 2;
 	}

@@ -44,7 +44,9 @@ ABI_OFF(rdma_addrinfo_result, service_record, 272);
 
 ABI_SIZE(rdma_addrinfo_query, 32);
 ABI_OFF(rdma_addrinfo_query, handle, 8);
-ABI_OFF(rdma_addrinfo_query, reserved, 28);
+ABI_OFF(rdma_addrinfo_query, flags, 28);
+ABI_SIZE(rdma_addrinfo_canonname, 264);
+ABI_OFF(rdma_addrinfo_canonname, name, 8);
 
 ABI_SIZE(rdma_addrinfo_destroy, 16);
 

@@ -46,11 +46,37 @@ static void sleep_ms(long ms)
 static atomic_int lookups;
 
 /*
+ * The canonical name of @node with AI_CANONNAME (upcall_cases.h):
+ * "alias*" is an alias of "real*", "weird*" one of a name with a space
+ * and "long*" one of a name a byte longer than the module takes; other
+ * names have none here.  malloc'ed, or NULL.
+ */
+static char *unit_canonname(const char *node)
+{
+	char *name;
+
+	if (!strncmp(node, "alias", 5)) {
+		if (asprintf(&name, "real%s", node + 5) < 0)
+			return NULL;
+		return name;
+	}
+	if (!strncmp(node, "weird", 5))
+		return strdup("a b.rai.test");
+	if (!strncmp(node, "long", 4)) {
+		name = calloc(1, CANON_MAX + 2);
+		if (name)
+			memset(name, 'a', CANON_MAX + 1);
+		return name;
+	}
+	return NULL;
+}
+
+/*
  * getaddrinfo() of the helper: 192.0.2.1 for every name, 192.0.2.2 for
  * "slow*" names, which take SLOW_MS, none for "nx*" names (NXDOMAIN).  The name is read again after the
  * wait, as the helper reads it again afterwards (name_ttl()).  One block
  * with ai_addr inside: glibc's freeaddrinfo() frees each entry and its
- * ai_canonname.
+ * ai_canonname (unit_canonname()'s, with AI_CANONNAME).
  */
 int getaddrinfo(const char *node, const char *service,
 		const struct addrinfo *hints, struct addrinfo **res)
@@ -61,7 +87,6 @@ int getaddrinfo(const char *node, const char *service,
 	} *one;
 
 	(void)service;
-	(void)hints;
 	atomic_fetch_add(&lookups, 1);
 	if (!strncmp(node, "nx", 2))
 		return EAI_NONAME;
@@ -77,6 +102,8 @@ int getaddrinfo(const char *node, const char *service,
 	one->ai.ai_socktype = SOCK_STREAM;
 	one->ai.ai_addrlen = sizeof(one->sin);
 	one->ai.ai_addr = (struct sockaddr *)&one->sin;
+	if (hints && (hints->ai_flags & AI_CANONNAME))
+		one->ai.ai_canonname = unit_canonname(node);
 	*res = &one->ai;
 	return 0;
 }
@@ -180,6 +207,35 @@ static void test_from_module(void)
 				   fake_describe),
 		      "uid '%s', keyring '%s': not ids, not the module",
 		      not_numbers[i][0], not_numbers[i][1]);
+}
+
+/*
+ * A single name's list (the helper's -n, as a "rai:NAME" key's before its
+ * ",until="): the canonical name ends it when the module would take it.
+ */
+static void test_single_name_canonical_name(void)
+{
+	char list[PAYLOAD_MAX];
+	int len;
+
+	len = resolve("alias.rai.test", list, sizeof(list), 1);
+	CHECK(len > 0 && !strcmp(list, "192.0.2.1,canon=real.rai.test"),
+	      "an alias: its canonical name after the address ('%s')", list);
+	len = resolve("alias.rai.test", list, sizeof(list), 0);
+	CHECK(len > 0 && !strcmp(list, "192.0.2.1"),
+	      "not asked for: no canonical name ('%s')", list);
+	len = resolve("weird.rai.test", list, sizeof(list), 1);
+	CHECK(len > 0 && !strcmp(list, "192.0.2.1"),
+	      "a canonical name with a space is left out ('%s')", list);
+	len = resolve("long.rai.test", list, sizeof(list), 1);
+	CHECK(len > 0 && !strcmp(list, "192.0.2.1"),
+	      "a canonical name of %d bytes is left out", CANON_MAX + 1);
+	len = resolve("alias.rai.test", list, strlen("192.0.2.1,canon=") + 2, 1);
+	CHECK(len > 0 && !strcmp(list, "192.0.2.1"),
+	      "a canonical name that does not fit is left out ('%s')", list);
+	len = resolve("plain.rai.test", list, sizeof(list), 1);
+	CHECK(len > 0 && !strcmp(list, "192.0.2.1"),
+	      "none given: none ('%s')", list);
 }
 
 static void test_key_fields(void)
@@ -308,6 +364,7 @@ int main(void)
 {
 	test_from_module();
 	test_key_fields();
+	test_single_name_canonical_name();
 	test_helper_writes_the_shared_cases();
 	test_batch_names_outlive_the_call();
 	return UNIT_SUMMARY();

@@ -94,6 +94,7 @@ void freeaddrinfo(struct addrinfo *ai)
 
 	for (; ai; ai = next) {
 		next = ai->ai_next;
+		free(ai->ai_canonname);
 		free(ai);
 	}
 }
@@ -103,7 +104,8 @@ void freeaddrinfo(struct addrinfo *ai)
  * "refused" (EAI_AGAIN, the server said REFUSED), "fail", "memory",
  * "unix" (no IP address), "many" (MANY_ADDRS IPv6 addresses), "dup"
  * (one address three times), "slow" (SLOW_MS, then 192.0.2.2); any
- * other: 192.0.2.1 and 2001:db8::1.
+ * other: 192.0.2.1 and 2001:db8::1, "alias*" with the canonical name
+ * "real*".
  */
 int getaddrinfo(const char *node, const char *service,
 		const struct addrinfo *hints, struct addrinfo **res)
@@ -113,7 +115,6 @@ int getaddrinfo(const char *node, const char *service,
 	int i;
 
 	(void)service;
-	(void)hints;
 	if (!strncmp(node, "nxdomain", 8) || !strncmp(node, "nodata", 6))
 		return EAI_NONAME;
 	if (!strncmp(node, "again", 5) || !strncmp(node, "refused", 7))
@@ -140,6 +141,11 @@ int getaddrinfo(const char *node, const char *service,
 		ai = unit_ai(AF_INET6, "2001:db8::1", NULL);
 		ai = unit_ai(AF_INET, "192.0.2.1", ai);
 	}
+	/* "alias*": an alias of "real*" (AI_CANONNAME asked for). */
+	if (hints && (hints->ai_flags & AI_CANONNAME) &&
+	    !strncmp(node, "alias", 5) &&
+	    asprintf(&ai->ai_canonname, "real%s", node + 5) < 0)
+		abort();
 	*res = ai;
 	return 0;
 }
@@ -224,6 +230,31 @@ static unsigned int unit_count_addrs(const char *list)
 	for (; (list = strchr(list, ',')); list++)
 		n++;
 	return n;
+}
+
+/*
+ * The canonical name goes with the addresses only once the module has
+ * said it takes them (answer_canonical()): an older one would take the
+ * answer for malformed.
+ */
+static void test_answer_canonical_name(void)
+{
+	struct rdma_addrinfo_resolver_answer ans;
+
+	answer_canonical(0);
+	answer_build(&ans, 3, "alias.example");
+	CHECK(ans.error == 0 && !strcmp(ans.addrs, "192.0.2.1,2001:db8::1"),
+	      "a module without canonical names: none (%s)", ans.addrs);
+	answer_canonical(1);
+	answer_build(&ans, 4, "alias.example");
+	CHECK(ans.error == 0 &&
+	      !strcmp(ans.addrs, "192.0.2.1,2001:db8::1," RDMA_ADDRINFO_RESOLVER_CANON
+		      "real.example"),
+	      "a module that takes them: after the addresses (%s)", ans.addrs);
+	answer_build(&ans, 5, "host.example");
+	CHECK(ans.error == 0 && !strcmp(ans.addrs, "192.0.2.1,2001:db8::1"),
+	      "getaddrinfo() gives none: none (%s)", ans.addrs);
+	answer_canonical(0);
 }
 
 static void test_answer_lists(void)
@@ -635,6 +666,7 @@ int main(void)
 	unlink(UNIT_HOSTS);
 	unlink(UNIT_CONF);
 	test_answer_lists();
+	test_answer_canonical_name();
 	test_answer_errors();
 	test_files_read_again();
 	test_say_keeps_errno();

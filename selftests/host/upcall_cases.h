@@ -9,7 +9,9 @@
  *    included) and the callout it writes; the helper reads the callout
  *    back into the same names and, with its unit's stand-in lookups
  *    (every name 192.0.2.1, "nx*" names NXDOMAIN, DNS without TTLs: the
- *    helper's default TTLs), writes the answer; the module reads that
+ *    helper's default TTLs; with AI_CANONNAME, "alias*" names the
+ *    canonical name "real*" and "weird*" names one the module would
+ *    refuse, other names none), writes the answer; the module reads that
  *    answer into the results, name by name.
  *  - The name grammar: every name the module would put in a batch, the
  *    helper takes (one it refused would fail the whole batch).
@@ -78,6 +80,16 @@ static const struct upcall_batch_case upcall_batch_cases[] = {
 		"x 0 5 192.0.2.1\n",
 		{ { "A-1_b.Rai.test", 0, 5, "192.0.2.1" },
 		  { "x", 0, 5, "192.0.2.1" } },
+	},
+	{
+		"a canonical name rides with the addresses, a bad one not",
+		{ "alias.rai.test", "weird.rai.test", NULL },
+		"rai-batch alias.rai.test weird.rai.test",
+		"rai-batch\n"
+		"alias.rai.test 0 5 192.0.2.1,canon=real.rai.test\n"
+		"weird.rai.test 0 5 192.0.2.1\n",
+		{ { "alias.rai.test", 0, 5, "192.0.2.1,canon=real.rai.test" },
+		  { "weird.rai.test", 0, 5, "192.0.2.1" } },
 	},
 };
 

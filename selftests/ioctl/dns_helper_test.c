@@ -509,15 +509,18 @@ TEST_F_TIMEOUT(user_keys, user_batch_key_gets_no_batch_answer, 90)
 		TH_LOG("%s instantiated as a name: %.200s", desc, uk.payload);
 }
 
-/* A user's "rai:NAME" with a batch's callout: NAME's addresses, no more. */
+/*
+ * A user's "rai:NAME" with a batch's callout: NAME's addresses (and its
+ * canonical name, itself), no more.
+ */
 TEST_F_TIMEOUT(user_keys, user_name_key_gets_one_plain_answer, 90)
 {
-	static const char list[] = "192.0.2.203,until=";
-	char name[96], desc[128];
+	char name[96], desc[128], list[160];
 	struct user_key uk;
 	long c0;
 
 	snprintf(name, sizeof(name), "huser-%d.rai.example", getpid());
+	snprintf(list, sizeof(list), "192.0.2.203,canon=%s,until=", name);
 	ASSERT_EQ(0, rai_hosts_add(self->hosts_line, sizeof(self->hosts_line),
 				   "192.0.2.203", name));
 	snprintf(desc, sizeof(desc), "rai:%s", name);

@@ -154,6 +154,63 @@ TEST_F(dns, etc_hosts_name_resolves)
 	EXPECT_EQ(RDMA_ADDRINFO_ORIGIN_DNS, self->res[0].origin);
 }
 
+/* ---- canonical names (the helper's "canon=", RESOLVE_CANONNAME) ------- */
+
+/* @name has the canonical name @want, as the one-call RESOLVE reports it. */
+static void expect_canonname(struct __test_metadata *_metadata,
+			     const char *name, const char *want)
+{
+	struct rdma_addrinfo_result res[16];
+	char canon[300] = "";
+	__u32 n = 0, len = 0;
+	__s32 status = 1;
+	int fd = rai_dev_open(0);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, rai_lookup_canonname(fd, name, AF_UNSPEC, res, 16,
+					  &status, &n, canon, sizeof(canon),
+					  &len));
+	close(fd);
+	ASSERT_EQ(0, status);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(strlen(want), len);
+	EXPECT_STREQ(want, canon) TH_LOG("the canonical name of %s", name);
+}
+
+TEST_F(dns, cname_canonical_name_is_its_target)
+{
+	char canon[300] = "";
+	__u32 h;
+
+	expect_canonname(_metadata, RAI_ZONE_ALIAS, RAI_ZONE_PEER4);
+	/* Asked again, asynchronously: from the cache, through QUERY. */
+	ASSERT_EQ(0, rai_resolve_async(self->fd, RAI_ZONE_ALIAS, NULL,
+				       AF_UNSPEC, 0, 1, &h));
+	ASSERT_EQ(0, rai_wait_done(self->fd, h, 20000));
+	EXPECT_EQ((int)strlen(RAI_ZONE_PEER4),
+		  rai_query_canonname(self->fd, h, canon, sizeof(canon)));
+	EXPECT_STREQ(RAI_ZONE_PEER4, canon);
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+}
+
+TEST_F(dns, name_without_cname_is_its_own_canonical_name)
+{
+	expect_canonname(_metadata, RAI_ZONE_MULTI, RAI_ZONE_MULTI);
+}
+
+/* /etc/hosts: the first name of the line, asked for by another of it. */
+TEST_F(dns, etc_hosts_alias_canonical_name_is_the_line_s_first)
+{
+	char first[128], alias[128], names[260];
+
+	rai_unique_name(first, sizeof(first), "canonfirst");
+	rai_unique_name(alias, sizeof(alias), "canonalias");
+	snprintf(names, sizeof(names), "%s %s", first, alias);
+	ASSERT_EQ(0, rai_hosts_add(self->hosts_line, sizeof(self->hosts_line),
+				   "192.0.2.55", names));
+	expect_canonname(_metadata, alias, first);
+}
+
 TEST_F(dns, nxdomain_enxio)
 {
 	char name[128];

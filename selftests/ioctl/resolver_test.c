@@ -373,6 +373,9 @@ TEST(info_features_has_resolver)
 	ASSERT_EQ(0, rai_get_info(fd, &info));
 	EXPECT_NE(0, info.features & RDMA_ADDRINFO_FEATURE_RESOLVER)
 		TH_LOG("features 0x%x", info.features);
+	/* Its answers may carry canonical names ("canon=NAME"). */
+	EXPECT_NE(0, info.features & RDMA_ADDRINFO_FEATURE_CANONNAME)
+		TH_LOG("features 0x%x", info.features);
 	close(fd);
 }
 
@@ -906,6 +909,68 @@ TEST_F(resolver, good_answer_completes_with_its_addresses_then_cached)
 	EXPECT_EQ(n0 + 1, rai_stat("resolver_names"));
 }
 
+/*
+ * A canonical name among the addresses ("canon=NAME") is the request's:
+ * QUERY_CANONNAME reports it, and the cache keeps it with the addresses
+ * (RESOLVE_RESULTS|CANONNAME of the name again, answered in the ioctl).
+ */
+TEST_F(resolver, canonical_name_reaches_query_and_the_cache)
+{
+	struct rdma_addrinfo_resolver_answers out;
+	struct rdma_addrinfo_result res[4];
+	struct rdma_addrinfo_event ev;
+	char name[128], canon[300];
+	rvt_name_t names[4];
+	__u32 h, n = 0, len = 0;
+	__s32 status = 1;
+
+	rai_unique_name(name, sizeof(name), "rvcanon");
+	ASSERT_EQ(0, rvt_ask(self->fd, name, 0xca, &h));
+	ASSERT_EQ(1, rvt_take_n(self->rfd, names, 1, ANSWER_MS));
+	ASSERT_EQ(0, rvt_answer_one(self->rfd, names[0].id, 0,
+				    GOOD_ADDR "," RDMA_ADDRINFO_RESOLVER_CANON
+				    "real-host.rai.test," GOOD_ADDR6, &out));
+	EXPECT_EQ(1, out.done);
+	EXPECT_EQ(0, out.malformed);
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, ANSWER_MS));
+	EXPECT_EQ(0, ev.status);
+	EXPECT_EQ(2, ev.num_results);
+	EXPECT_EQ((int)strlen("real-host.rai.test"),
+		  rai_query_canonname(self->fd, h, canon, sizeof(canon)));
+	EXPECT_STREQ("real-host.rai.test", canon);
+
+	memset(canon, 0, sizeof(canon));
+	ASSERT_EQ(0, rai_lookup_canonname(self->fd, name, AF_UNSPEC, res, 4,
+					  &status, &n, canon, sizeof(canon),
+					  &len));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(2, n);
+	EXPECT_EQ(strlen("real-host.rai.test"), len);
+	EXPECT_STREQ("real-host.rai.test", canon);
+	/* From the cache: the resolver was not asked again. */
+	EXPECT_EQ(-EAGAIN, rvt_take(self->rfd, names, 4));
+}
+
+/* An answer without one: the request has no canonical name (len 0). */
+TEST_F(resolver, answer_without_canonical_name_has_none)
+{
+	struct rdma_addrinfo_resolver_answers out;
+	struct rdma_addrinfo_event ev;
+	char name[128], canon[300] = "x";
+	rvt_name_t names[4];
+	__u32 h;
+
+	rai_unique_name(name, sizeof(name), "rvnocanon");
+	ASSERT_EQ(0, rvt_ask(self->fd, name, 0xcb, &h));
+	ASSERT_EQ(1, rvt_take_n(self->rfd, names, 1, ANSWER_MS));
+	ASSERT_EQ(0, rvt_answer_one(self->rfd, names[0].id, 0, GOOD_ADDR,
+				    &out));
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, ANSWER_MS));
+	EXPECT_EQ(0, ev.status);
+	EXPECT_EQ(0, rai_query_canonname(self->fd, h, canon, sizeof(canon)));
+	EXPECT_STREQ("", canon);
+}
+
 struct rvt_sync_lookup {
 	const char *name;
 	int ret;
@@ -1050,6 +1115,84 @@ TEST_F(resolver, garbage_addrs_with_junk_eproto)
 TEST_F(resolver, garbage_addrs_empty_with_error_0_eproto)
 {
 	rvt_garbage_case(_metadata, self, 0, "");
+}
+
+/* A canonical name must be a name a caller could ask for. */
+TEST_F(resolver, garbage_canonical_name_with_a_colon_eproto)
+{
+	rvt_garbage_case(_metadata, self, 0,
+			 GOOD_ADDR "," RDMA_ADDRINFO_RESOLVER_CANON "afsdb:x");
+}
+
+TEST_F(resolver, garbage_canonical_name_with_a_space_eproto)
+{
+	rvt_garbage_case(_metadata, self, 0,
+			 GOOD_ADDR "," RDMA_ADDRINFO_RESOLVER_CANON "a b");
+}
+
+TEST_F(resolver, garbage_canonical_name_with_a_control_byte_eproto)
+{
+	rvt_garbage_case(_metadata, self, 0,
+			 GOOD_ADDR "," RDMA_ADDRINFO_RESOLVER_CANON "a\x1b[2Jb");
+}
+
+TEST_F(resolver, garbage_canonical_name_empty_eproto)
+{
+	rvt_garbage_case(_metadata, self, 0,
+			 GOOD_ADDR "," RDMA_ADDRINFO_RESOLVER_CANON);
+}
+
+TEST_F(resolver, garbage_canonical_name_twice_eproto)
+{
+	rvt_garbage_case(_metadata, self, 0,
+			 RDMA_ADDRINFO_RESOLVER_CANON "a.test," GOOD_ADDR ","
+			 RDMA_ADDRINFO_RESOLVER_CANON "b.test");
+}
+
+TEST_F(resolver, garbage_canonical_name_without_an_address_eproto)
+{
+	rvt_garbage_case(_metadata, self, 0,
+			 RDMA_ADDRINFO_RESOLVER_CANON "a.test");
+}
+
+/* RDMA_ADDRINFO_NAME_MAX + 1 bytes: one too many. */
+TEST_F(resolver, garbage_canonical_name_too_long_eproto)
+{
+	char addrs[512];
+	int n;
+
+	n = snprintf(addrs, sizeof(addrs), "%s,%s", GOOD_ADDR,
+		     RDMA_ADDRINFO_RESOLVER_CANON);
+	memset(addrs + n, 'a', RDMA_ADDRINFO_NAME_MAX + 1);
+	addrs[n + RDMA_ADDRINFO_NAME_MAX + 1] = '\0';
+	rvt_garbage_case(_metadata, self, 0, addrs);
+}
+
+/* RDMA_ADDRINFO_NAME_MAX bytes: the longest that passes. */
+TEST_F(resolver, canonical_name_of_name_max_bytes_passes)
+{
+	struct rdma_addrinfo_resolver_answers out;
+	struct rdma_addrinfo_event ev;
+	char name[128], addrs[512], canon[300], want[300];
+	rvt_name_t names[4];
+	__u32 h;
+	int n;
+
+	memset(want, 'a', RDMA_ADDRINFO_NAME_MAX);
+	want[RDMA_ADDRINFO_NAME_MAX] = '\0';
+	n = snprintf(addrs, sizeof(addrs), "%s,%s%s", GOOD_ADDR,
+		     RDMA_ADDRINFO_RESOLVER_CANON, want);
+	ASSERT_GT((int)sizeof(addrs), n);
+	rai_unique_name(name, sizeof(name), "rvlongcanon");
+	ASSERT_EQ(0, rvt_ask(self->fd, name, 0xcc, &h));
+	ASSERT_EQ(1, rvt_take_n(self->rfd, names, 1, ANSWER_MS));
+	ASSERT_EQ(0, rvt_answer_one(self->rfd, names[0].id, 0, addrs, &out));
+	EXPECT_EQ(0, out.malformed);
+	ASSERT_EQ(0, rai_wait_event(self->fd, &ev, ANSWER_MS));
+	EXPECT_EQ(0, ev.status);
+	EXPECT_EQ(RDMA_ADDRINFO_NAME_MAX,
+		  rai_query_canonname(self->fd, h, canon, sizeof(canon)));
+	EXPECT_STREQ(want, canon);
 }
 
 /*

@@ -173,11 +173,14 @@ TEST_F(val, get_info_reports_this_abi)
 	EXPECT_EQ(RDMA_ADDRINFO_NAME_MAX, info.max_name_len);
 	EXPECT_EQ(RDMA_ADDRINFO_SERVICE_MAX, info.max_service_len);
 	EXPECT_EQ(all_rai, info.ai_flags_supported & all_rai);
-	EXPECT_EQ(RDMA_ADDRINFO_RESOLVE_SYNC | RDMA_ADDRINFO_RESOLVE_RESULTS,
+	EXPECT_EQ(RDMA_ADDRINFO_RESOLVE_SYNC | RDMA_ADDRINFO_RESOLVE_RESULTS |
+		  RDMA_ADDRINFO_RESOLVE_CANONNAME,
 		  info.resolve_flags_supported);
-	EXPECT_EQ(RDMA_ADDRINFO_FEATURE_NUMERIC | RDMA_ADDRINFO_FEATURE_DNS,
+	EXPECT_EQ(RDMA_ADDRINFO_FEATURE_NUMERIC | RDMA_ADDRINFO_FEATURE_DNS |
+		  RDMA_ADDRINFO_FEATURE_CANONNAME,
 		  info.features & (RDMA_ADDRINFO_FEATURE_NUMERIC |
-				   RDMA_ADDRINFO_FEATURE_DNS));
+				   RDMA_ADDRINFO_FEATURE_DNS |
+				   RDMA_ADDRINFO_FEATURE_CANONNAME));
 	EXPECT_NE(0, info.max_results);
 	EXPECT_NE(0, info.max_requests_per_fd);
 	EXPECT_LE(info.max_requests_per_fd, info.max_requests_total);
@@ -589,16 +592,68 @@ TEST_F(val, query_bad_results_pointer_efault)
 	FD_STILL_WORKS();
 }
 
-TEST_F(val, query_reserved_nonzero_einval)
+TEST_F(val, query_unknown_flags_einval)
+{
+	struct rdma_addrinfo_query q;
+	__u32 h, bit;
+
+	ASSERT_EQ(0, done_req(self->fd, &h));
+	for (bit = 1; bit; bit <<= 1) {
+		if (bit == RDMA_ADDRINFO_QUERY_CANONNAME)
+			continue;
+		query_init(&q, h);
+		q.flags = bit;
+		EXPECT_EQ(-EINVAL, rai_query(self->fd, &q))
+			TH_LOG("flag 0x%x", bit);
+	}
+	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+/* The record goes after @count results: an unwritable one is EFAULT. */
+TEST_F(val, query_canonname_unwritable_record_efault)
 {
 	struct rdma_addrinfo_query q;
 	__u32 h;
 
 	ASSERT_EQ(0, done_req(self->fd, &h));
 	query_init(&q, h);
-	q.reserved = 1;
-	EXPECT_EQ(-EINVAL, rai_query(self->fd, &q));
+	q.flags = RDMA_ADDRINFO_QUERY_CANONNAME;
+	q.results = (uintptr_t)self->bad;
+	EXPECT_EQ(-EFAULT, rai_query(self->fd, &q));
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, resolve_canonname_flag_without_results_einval)
+{
+	struct rdma_addrinfo_resolve req;
+
+	rai_req_init(&req, "127.0.0.1", NULL, AF_INET, 0,
+		     RDMA_ADDRINFO_RESOLVE_SYNC |
+		     RDMA_ADDRINFO_RESOLVE_CANONNAME, 0);
+	EXPECT_EQ(-EINVAL, rai_resolve(self->fd, &req));
+	rai_req_init(&req, "127.0.0.1", NULL, AF_INET, 0,
+		     RDMA_ADDRINFO_RESOLVE_CANONNAME, 0);
+	EXPECT_EQ(-EINVAL, rai_resolve(self->fd, &req));
+	FD_STILL_WORKS();
+}
+
+/* A literal is no name: the record says none (len 0), written all zero. */
+TEST_F(val, resolve_canonname_of_a_literal_is_none)
+{
+	struct rdma_addrinfo_result res[2];
+	char canon[300] = "x";
+	__u32 n = 0, len = 1;
+	__s32 status = 1;
+
+	ASSERT_EQ(0, rai_lookup_canonname(self->fd, "127.0.0.1", AF_INET,
+					  res, 2, &status, &n, canon,
+					  sizeof(canon), &len));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(1, n);
+	EXPECT_EQ(0, len);
+	EXPECT_STREQ("", canon);
 	FD_STILL_WORKS();
 }
 

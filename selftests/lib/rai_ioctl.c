@@ -147,6 +147,64 @@ int rai_lookup_req(int fd, struct rdma_addrinfo_resolve *req,
 	return ret;
 }
 
+int rai_query_canonname(int fd, __u32 handle, char *name, size_t size)
+{
+	struct rdma_addrinfo_canonname c;
+	struct rdma_addrinfo_query q;
+	int ret;
+
+	memset(&c, 0xa5, sizeof(c));
+	memset(&q, 0, sizeof(q));
+	q.handle = handle;
+	q.result_size = sizeof(struct rdma_addrinfo_result);
+	q.flags = RDMA_ADDRINFO_QUERY_CANONNAME;
+	q.results = (uintptr_t)&c;
+	ret = rai_query(fd, &q);
+	if (ret)
+		return ret;
+	if (c.len > RDMA_ADDRINFO_NAME_MAX || c.reserved ||
+	    c.name[c.len] || strlen(c.name) != c.len)
+		return -EPROTO;
+	snprintf(name, size, "%s", c.name);
+	return (int)c.len;
+}
+
+int rai_lookup_canonname(int fd, const char *node, unsigned int family,
+			 struct rdma_addrinfo_result *res, __u32 room,
+			 __s32 *status, __u32 *n, char *name, size_t size,
+			 __u32 *name_len)
+{
+	struct rdma_addrinfo_canonname *c;
+	struct rdma_addrinfo_resolve req;
+	char *buf;
+	int ret;
+
+	buf = malloc(room * sizeof(*res) + sizeof(*c));
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0xa5, room * sizeof(*res) + sizeof(*c));
+	c = (void *)(buf + room * sizeof(*res));
+	rai_req_init(&req, node, NULL, family, 0,
+		     RDMA_ADDRINFO_RESOLVE_SYNC | RDMA_ADDRINFO_RESOLVE_RESULTS |
+		     RDMA_ADDRINFO_RESOLVE_CANONNAME, (uintptr_t)buf);
+	req.result_count = room;
+	ret = rai_resolve(fd, &req);
+	if (!ret) {
+		*status = req.status;
+		*n = req.num_results;
+		memcpy(res, buf, (req.num_results < room ? req.num_results :
+				  room) * sizeof(*res));
+		if (c->len > RDMA_ADDRINFO_NAME_MAX || c->reserved ||
+		    c->name[c->len] || strlen(c->name) != c->len)
+			ret = -EPROTO;
+		else
+			snprintf(name, size, "%s", c->name);
+		*name_len = c->len;
+	}
+	free(buf);
+	return ret;
+}
+
 int rai_lookup_str(int fd, const char *node, const char *service,
 		   unsigned int family, __u32 ai_flags,
 		   struct rdma_addrinfo_result **res, __u32 *n, __s32 *status)

@@ -84,6 +84,21 @@ int rai_resolve_async(int fd, const char *node, const char *service,
 int rai_query_all(int fd, __u32 handle, struct rdma_addrinfo_result **res,
 		  __u32 *n);
 int rai_query(int fd, struct rdma_addrinfo_query *q);
+/*
+ * The canonical name of a completed request (QUERY_CANONNAME, no result
+ * copied) into @name: its length (0: none) or -errno.
+ */
+int rai_query_canonname(int fd, __u32 handle, char *name, size_t size);
+/*
+ * One RESOLVE_SYNC|RESULTS|CANONNAME of @node into @room results at @res:
+ * the ioctl's result; *status, *n and the canonical name (@name, its
+ * length in *name_len) on 0.  The record after the results is filled with
+ * 0xa5 first: a module that does not write it shows.
+ */
+int rai_lookup_canonname(int fd, const char *node, unsigned int family,
+			 struct rdma_addrinfo_result *res, __u32 room,
+			 __s32 *status, __u32 *n, char *name, size_t size,
+			 __u32 *name_len);
 int rai_destroy(int fd, __u32 handle, __u32 *events_dropped);
 int rai_dev_get_event(int fd, struct rdma_addrinfo_event *ev);
 /* Milliseconds of CLOCK_MONOTONIC. */

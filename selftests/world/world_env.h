@@ -63,10 +63,12 @@ static inline const char *rai_env(const char *name, const char *dflt)
 #define RAI_ZONE_MANY		"many." RAI_WORLD_DNS_ZONE	/* 12 x IPv4 */
 #define RAI_ZONE_V4ONLY		"v4only." RAI_WORLD_DNS_ZONE
 #define RAI_ZONE_V6ONLY		"v6only." RAI_WORLD_DNS_ZONE
-/* Records setup-world adds: a TXT record only (twice), an A with TTL 42. */
+/* Records setup-world adds: a TXT record only (twice), an A with TTL 42, */
 #define RAI_ZONE_NOADDR		"noaddr." RAI_WORLD_DNS_ZONE
 #define RAI_ZONE_NODATA		"nodata." RAI_WORLD_DNS_ZONE
 #define RAI_ZONE_TTL42		"ttl42." RAI_WORLD_DNS_ZONE
+/* And a CNAME: its canonical name is RAI_ZONE_PEER4. */
+#define RAI_ZONE_ALIAS		"alias." RAI_WORLD_DNS_ZONE
 /* In the zone's domain, with no record at all. */
 #define RAI_ZONE_MISSING	"no-such-name." RAI_WORLD_DNS_ZONE
 

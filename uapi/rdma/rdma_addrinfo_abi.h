@@ -152,6 +152,13 @@
  * reject it with -EINVAL and do not list it in info.resolve_flags_supported.
  */
 #define RDMA_ADDRINFO_RESOLVE_RESULTS	0x00000002
+/*
+ * With RESOLVE_RESULTS: the array at resolve.context is followed by a
+ * struct rdma_addrinfo_canonname (at @result_count entries), which receives
+ * the destination's canonical name.  Modules that predate it reject it
+ * with -EINVAL and do not list it (nor RDMA_ADDRINFO_FEATURE_CANONNAME).
+ */
+#define RDMA_ADDRINFO_RESOLVE_CANONNAME	0x00000004
 
 /* Features (info.features). */
 #define RDMA_ADDRINFO_FEATURE_NUMERIC	0x00000001
@@ -160,6 +167,11 @@
 #define RDMA_ADDRINFO_FEATURE_SRC_SELECT 0x00000008
 /* RESOLVER_REGISTER, RESOLVER_TAKE and RESOLVER_ANSWER (see below). */
 #define RDMA_ADDRINFO_FEATURE_RESOLVER	0x00000010
+/*
+ * Canonical names: RESOLVE_CANONNAME, QUERY_CANONNAME, and "canon=" in a
+ * resident resolver's answer (see struct rdma_addrinfo_canonname).
+ */
+#define RDMA_ADDRINFO_FEATURE_CANONNAME	0x00000020
 
 /* Where a result came from (result.origin). */
 #define RDMA_ADDRINFO_ORIGIN_NUMERIC	1
@@ -269,7 +281,8 @@ struct rdma_addrinfo_info {
  * @num_results: out, with RESOLVE_SYNC: number of results
  * @result_count: in, with RESOLVE_RESULTS: entries the array at @context
  *	holds (0: none copied, @status and @num_results still reported);
- *	otherwise zero
+ *	otherwise zero.  With RESOLVE_CANONNAME the array is followed by a
+ *	struct rdma_addrinfo_canonname, written with the results
  *
  * With RAI_SA the node must be absent (-EINVAL) and a service is required.
  * Neither node nor service nor RAI_PASSIVE: -EINVAL (EAI_NONAME).
@@ -384,6 +397,32 @@ struct rdma_addrinfo_result {
 };
 
 /**
+ * struct rdma_addrinfo_canonname - the canonical name of a request (out)
+ * @len: bytes of @name before its NUL; 0: the request has none
+ * @reserved: zero
+ * @name: NUL-terminated, zero after the NUL
+ *
+ * A DNS request's destination name as the resolver found it: the target
+ * of the name's CNAME chain (what getaddrinfo() with AI_CANONNAME gives),
+ * or the first name of its /etc/hosts line; otherwise the name itself.
+ * It belongs to the request (to its first result, in librdmacm's terms:
+ * ai_dst_canonname).  Numeric literals, RAI_PASSIVE without a node, SA
+ * requests, failed requests and answers of resolvers that do not report
+ * one (key.dns_resolver, older helpers and resident resolvers) have none.
+ * The module checks the name as it checks a node name (host name bytes,
+ * 1..RDMA_ADDRINFO_NAME_MAX): a resolver cannot pass anything else.
+ */
+struct rdma_addrinfo_canonname {
+	__u32 len;
+	__u32 reserved;
+	char name[RDMA_ADDRINFO_NAME_MAX + 1];
+};
+
+/* Query flags (query.flags). */
+/* @results holds @count results followed by a struct rdma_addrinfo_canonname. */
+#define RDMA_ADDRINFO_QUERY_CANONNAME	0x00000001
+
+/**
  * struct rdma_addrinfo_query - RDMA_ADDRINFO_IOC_QUERY (in/out)
  * @results: in, user pointer to an array of @count results
  * @handle: in, the request
@@ -391,9 +430,13 @@ struct rdma_addrinfo_result {
  * @result_size: in, must be sizeof(struct rdma_addrinfo_result)
  * @total: out, number of results the request has
  * @copied: out, number copied, min(@count, @total)
- * @reserved: zero
+ * @flags: in, RDMA_ADDRINFO_QUERY_*; 0 from callers that predate them
+ *	(the field was "reserved"; modules without
+ *	RDMA_ADDRINFO_FEATURE_CANONNAME reject any flag with -EINVAL)
  *
  * -EBUSY while the request is in flight; a failed request has 0 results.
+ * With QUERY_CANONNAME the struct rdma_addrinfo_canonname after the
+ * @count results receives the request's canonical name (@len 0: none).
  */
 struct rdma_addrinfo_query {
 	__aligned_u64 results;
@@ -402,7 +445,7 @@ struct rdma_addrinfo_query {
 	__u32 result_size;
 	__u32 total;
 	__u32 copied;
-	__u32 reserved;
+	__u32 flags;
 };
 
 /**
@@ -471,8 +514,9 @@ struct rdma_addrinfo_destroy {
  * @stale.  An answer that is not well formed (@error not one of 0, ENXIO,
  * ENODATA, EAGAIN, EREMOTEIO; @addrs not NUL-terminated, empty with
  * @error 0, or holding anything but numeric IPv4/IPv6 addresses
- * separated by commas) completes its requests with -EPROTO and is
- * counted in @malformed; the other answers of the call are unharmed.
+ * separated by commas and at most one canonical name) completes its
+ * requests with -EPROTO and is counted in @malformed; the other answers
+ * of the call are unharmed.
  * Answers are cached like the upcall's, for @ttl seconds (at most one
  * day); a failure's @ttl is ignored (dns_cache_negative_ttl).  Errors:
  * EINVAL (not a resolver, reserved not zero, @answer_size not sizeof
@@ -480,6 +524,8 @@ struct rdma_addrinfo_destroy {
  * readable: @done says how many were taken in before).
  */
 
+/* The entry of an answer's @addrs that gives the canonical name. */
+#define RDMA_ADDRINFO_RESOLVER_CANON		"canon="
 /* Bytes of an answer's address list, with its NUL. */
 #define RDMA_ADDRINFO_RESOLVER_ADDRS_SIZE	1008
 
@@ -537,7 +583,12 @@ struct rdma_addrinfo_resolver_take {
  *	errnos, as the request status is their negative
  * @ttl: seconds the answer may be kept (the records' TTL)
  * @addrs: with @error 0, the addresses "a,b,c" (numeric IPv4 and IPv6,
- *	IPv6 with an optional "%scope"), NUL-terminated; else ignored
+ *	IPv6 with an optional "%scope"), NUL-terminated; else ignored.
+ *	With RDMA_ADDRINFO_FEATURE_CANONNAME, one entry may be the name's
+ *	canonical name, RDMA_ADDRINFO_RESOLVER_CANON "NAME" (a host name of
+ *	1..RDMA_ADDRINFO_NAME_MAX bytes as a node name must be, else the
+ *	answer is malformed); modules without the feature take such an
+ *	answer for malformed
  */
 struct rdma_addrinfo_resolver_answer {
 	__u64 id;

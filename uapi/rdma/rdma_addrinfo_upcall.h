@@ -11,13 +11,21 @@
  *	"rai:NAME"	one name: the helper instantiates the key with every
  *			address, comma-separated, then ",until=MS" (the
  *			records' TTL ends MS milliseconds after the epoch),
- *			or rejects it with an errno (see the helper)
+ *			or rejects it with an errno (see the helper); the
+ *			name's canonical name may come among the addresses,
+ *			as ",canon=NAME" (before ",until=")
  *	"rai:@ID"	a batch: the callout information is
  *			"rai-batch NAME NAME ..." (at most
  *			RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX names); the key
  *			is instantiated with the line "rai-batch", then one
  *			line "NAME ERRNO TTL LIST" per name (LIST "a,b,c" or
- *			"-"), and read once.
+ *			"-"; it may hold "canon=NAME" as one entry), and
+ *			read once.
+ *
+ * An entry "canon=NAME" of a list is the name's canonical name (what
+ * getaddrinfo() with AI_CANONNAME gives): modules that predate it skip it
+ * as they skip any entry that is no address; a NAME that is no host name
+ * (the grammar of the names asked for) is skipped too.
  *
  * request-key runs the helper as root for whoever asks for such a key
  * (request_key(2) is open to every user), with the requestor's uid and
@@ -39,6 +47,8 @@
 #define RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX	64
 /* A single name's answer ends in "," this and the milliseconds. */
 #define RDMA_ADDRINFO_UPCALL_UNTIL		"until="
+/* An entry of an address list: the name's canonical name follows. */
+#define RDMA_ADDRINFO_UPCALL_CANON		"canon="
 /* The thread keyring of the kernel's dns_query() (net/dns_resolver). */
 #define RDMA_ADDRINFO_UPCALL_KERNEL_KEYRING	".dns_resolver"
 

@@ -19,6 +19,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <rdma/rdma_addrinfo_upcall.h>
+
 #include "lookup.h"
 #include "say.h"
 
@@ -361,12 +363,30 @@ static int format_list(const struct addrinfo *ai, char *buf, size_t size)
 	return len ? (int)len : -ENODATA;
 }
 
+/*
+ * ",canon=@canon" after the @len bytes of the list in @buf, if @canon is
+ * a name the module takes and it fits: the new length.
+ */
+static int add_canon(char *buf, size_t size, int len, const char *canon)
+{
+	size_t n;
+
+	if (!canon || strlen(canon) > CANON_MAX || !name_ok(canon))
+		return len;
+	n = strlen(RDMA_ADDRINFO_UPCALL_CANON) + strlen(canon);
+	if ((size_t)len + 1 + n + 1 > size)
+		return len;
+	return len + snprintf(buf + len, size - len, ",%s%s",
+			      RDMA_ADDRINFO_UPCALL_CANON, canon);
+}
+
 /* lookup.h */
-int resolve(const char *name, char *list, size_t size)
+int resolve(const char *name, char *list, size_t size, int canon)
 {
 	struct addrinfo hints = {
 		.ai_family = AF_UNSPEC,
 		.ai_socktype = SOCK_STREAM,
+		.ai_flags = canon ? AI_CANONNAME : 0,
 	};
 	struct addrinfo *res;
 	int eai, len;
@@ -377,6 +397,8 @@ int resolve(const char *name, char *list, size_t size)
 		return -lookup_errno(name, eai);
 	}
 	len = format_list(res, list, size);
+	if (len > 0 && canon)
+		len = add_canon(list, size, len, res->ai_canonname);
 	freeaddrinfo(res);
 	return len;
 }

@@ -44,9 +44,16 @@
 
 /*
  * The addresses of @name as "a,b,c" in @list (as many as fit in @size
- * bytes with the NUL), its length, or -errno (above).
+ * bytes with the NUL), its length, or -errno (above).  With @canon, the
+ * canonical name getaddrinfo() gives with AI_CANONNAME (the CNAME target,
+ * the first name of an /etc/hosts line, else the name) ends the list as
+ * ",canon=NAME" (RDMA_ADDRINFO_UPCALL_CANON) when it is a name the module
+ * takes (name_ok(), at most CANON_MAX bytes) and fits.
  */
-int resolve(const char *name, char *list, size_t size);
+int resolve(const char *name, char *list, size_t size, int canon);
+
+/* The longest canonical name passed on (RDMA_ADDRINFO_NAME_MAX). */
+#define CANON_MAX		255
 
 /* How long the answer for @name, resolved, may be kept (seconds). */
 unsigned int name_ttl(const char *name);

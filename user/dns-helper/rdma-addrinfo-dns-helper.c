@@ -24,7 +24,11 @@
  * The answer is valid as long as the DNS records say (the smallest TTL of
  * the A, or else AAAA, answer), at least 1 s; a name that DNS does not know
  * (/etc/hosts) lives default_ttl.  default_ttl set in key.dns_resolver.conf
- * also caps the records' TTL.  The list ends in ",until=MS": when that TTL
+ * also caps the records' TTL.  The name's canonical name (getaddrinfo()'s
+ * AI_CANONNAME: the CNAME target, or the first name of its /etc/hosts
+ * line) follows the addresses as ",canon=NAME" when it is a host name
+ * the module takes; modules that predate it skip it as they skip any
+ * entry that is no address.  The list ends in ",until=MS": when that TTL
  * ends (ms since the epoch), which the module cuts off and keeps to.  The
  * key itself lives at least KEY_TIMEOUT_MIN_S: key lifetimes count whole
  * seconds, and a key that expires before request-key has returned fails
@@ -38,7 +42,7 @@
  *   NAME ERRNO TTL LIST
  *
  * ERRNO is 0 or one of the errors above, TTL in seconds, LIST the addresses
- * ("a,b,c") or "-".  A name not answered within BATCH_DEADLINE_S is given
+ * ("a,b,c", and ",canon=NAME" as above) or "-".  A name not answered within BATCH_DEADLINE_S is given
  * as EAGAIN; its thread goes on with the batch's own copy of the name.
  * The module reads the key once and invalidates it.
  *
@@ -226,7 +230,7 @@ static int answer(int32_t key, const char *name)
 	struct timespec now;
 	int len;
 
-	len = resolve(name, payload, sizeof(payload) - UNTIL_MAX);
+	len = resolve(name, payload, sizeof(payload) - UNTIL_MAX, 1);
 	if (len < 0) {
 		ttl = failure_ttl(-len);
 		say(LOG_DEBUG, "%s: reject %s for %u s", name, strerror(-len),
@@ -294,7 +298,7 @@ static void *batch_worker(void *arg)
 	while (batch.next < batch.nr) {
 		bn = &batch.names[batch.next++];
 		pthread_mutex_unlock(&batch.lock);
-		len = resolve(bn->name, list, sizeof(list));
+		len = resolve(bn->name, list, sizeof(list), 1);
 		ttl = len > 0 ? name_ttl(bn->name) : 0;
 		pthread_mutex_lock(&batch.lock);
 		if (len > 0)
@@ -463,7 +467,7 @@ int main(int argc, char **argv)
 			say_verbose = 1;
 			break;
 		case 'n':	/* resolve without a key: for people and tests */
-			ret = resolve(optarg, payload, sizeof(payload));
+			ret = resolve(optarg, payload, sizeof(payload), 1);
 			if (ret < 0) {
 				printf("error %s\n", strerror(-ret));
 				return 2;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <infiniband/sa.h>
 
 #include "convert.h"
@@ -104,14 +105,46 @@ err_free:
 	return EAI_MEMORY;
 }
 
+/*
+ * The canonical names of the list's first entry, which librdmacm never
+ * fills (rdma_getaddrinfo(3)): the destination's as the module reported
+ * it (@canonname: the CNAME target, the first name of its /etc/hosts
+ * line, else the name; none for a literal), the source's the local
+ * host's name (gethostname()) where a source was selected for an active
+ * result.  0 or EAI_MEMORY.
+ */
+static int rai_set_canonnames(struct rdma_addrinfo *ai, const char *canonname)
+{
+	char host[RDMA_ADDRINFO_NAME_MAX + 1];
+
+	if (canonname) {
+		ai->ai_dst_canonname = strdup(canonname);
+		if (!ai->ai_dst_canonname)
+			return EAI_MEMORY;
+	}
+	if (!ai->ai_src_addr || (ai->ai_flags & RAI_PASSIVE) ||
+	    gethostname(host, sizeof(host)))
+		return 0;
+	host[sizeof(host) - 1] = '\0';
+	if (!host[0])
+		return 0;
+	ai->ai_src_canonname = strdup(host);
+	return ai->ai_src_canonname ? 0 : EAI_MEMORY;
+}
+
 /**
  * rai_convert_results - @n kernel results as an ai_next chain, in order
+ * @r: the results
+ * @n: their number
+ * @canonname: the request's canonical name (the module's), or NULL
+ * @list: the chain; its first entry gets the canonical names
+ *	(rai_set_canonnames())
  *
  * Return: 0 (*@list is NULL when @n is 0) or the error of
  * rai_convert_result(), with nothing allocated.
  */
 int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
-			struct rdma_addrinfo **list)
+			const char *canonname, struct rdma_addrinfo **list)
 {
 	struct rdma_addrinfo *head = NULL, **tail = &head;
 	unsigned int i;
@@ -124,6 +157,13 @@ int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
 			return ret;
 		}
 		tail = &(*tail)->ai_next;
+	}
+	if (head) {
+		ret = rai_set_canonnames(head, canonname);
+		if (ret) {
+			rai_free_list(head);
+			return ret;
+		}
 	}
 	*list = head;
 	return 0;

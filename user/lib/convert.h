@@ -8,7 +8,7 @@
 int rai_convert_result(const struct rdma_addrinfo_result *r,
 		       struct rdma_addrinfo **out);
 int rai_convert_results(const struct rdma_addrinfo_result *r, unsigned int n,
-			struct rdma_addrinfo **list);
+			const char *canonname, struct rdma_addrinfo **list);
 void rai_free_list(struct rdma_addrinfo *list);
 int rai_copy_list(const struct rdma_addrinfo *list, struct rdma_addrinfo **out);
 int rai_list_from_hints(const struct rdma_addrinfo *hints,

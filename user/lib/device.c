@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * The module's device file: opening it (and saying once what happens when
- * the module is missing), copying a request's results out, destroying a
- * request.
+ * the module is missing), copying a request's results (and canonical name)
+ * out, destroying a request.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -92,6 +92,27 @@ unsigned int rai_sync_results_max(void)
 #define RAI_FEATURES_NEEDED	(RDMA_ADDRINFO_FEATURE_NUMERIC | \
 				 RDMA_ADDRINFO_FEATURE_DNS)
 
+/* Does the module report canonical names (FEATURE_CANONNAME)? */
+static int rai_canonname_ok;
+
+/* Whether the module last opened reports canonical names. */
+int rai_module_canonname(void)
+{
+	return __atomic_load_n(&rai_canonname_ok, __ATOMIC_RELAXED);
+}
+
+/*
+ * The name of a record the module wrote (struct rdma_addrinfo_canonname),
+ * malloc'ed; NULL when it has none, is not well formed, or no memory.
+ */
+char *rai_canonname_take(const struct rdma_addrinfo_canonname *c)
+{
+	if (!c->len || c->len > RDMA_ADDRINFO_NAME_MAX || c->name[c->len] ||
+	    memchr(c->name, '\0', c->len))
+		return NULL;
+	return strdup(c->name);
+}
+
 /*
  * The module must speak our ABI and resolve what librdmacm resolves; else
  * the fd is closed and it counts as absent (ENODEV).
@@ -119,6 +140,10 @@ static int rai_check_abi(int fd)
 		    info.result_size == sizeof(struct rdma_addrinfo_result))
 			max = info.max_results;
 		__atomic_store_n(&rai_results_max, max, __ATOMIC_RELAXED);
+		__atomic_store_n(&rai_canonname_ok,
+				 !!(info.features &
+				    RDMA_ADDRINFO_FEATURE_CANONNAME),
+				 __ATOMIC_RELAXED);
 		return fd;
 	}
 	rai_report_no_module(why);
@@ -152,12 +177,18 @@ int rai_open_device(int nonblock)
 
 /**
  * rai_fetch_results - copy out every result of a completed request
+ * @fd: the request's file
+ * @handle: the request
+ * @results: its results (NULL when there are none; free() it otherwise)
+ * @n: their number
+ * @canonname: its canonical name (free() it), NULL when it has none or
+ *	the module does not report them
  *
- * Return: 0 (*@results is NULL when there are none; free() it otherwise)
- * or -1 with errno set.
+ * Return: 0 or -1 with errno set.
  */
 int rai_fetch_results(int fd, __u32 handle,
-		      struct rdma_addrinfo_result **results, unsigned int *n)
+		      struct rdma_addrinfo_result **results, unsigned int *n,
+		      char **canonname)
 {
 	struct rdma_addrinfo_query q = {
 		.handle = handle,
@@ -165,6 +196,10 @@ int rai_fetch_results(int fd, __u32 handle,
 	};
 	struct rdma_addrinfo_result *r;
 
+	_Static_assert(sizeof(struct rdma_addrinfo_canonname) <=
+		       sizeof(struct rdma_addrinfo_result),
+		       "the canonical name fits in one result's room");
+	*canonname = NULL;
 	if (ioctl(fd, RDMA_ADDRINFO_IOC_QUERY, &q))
 		return -1;
 	*results = NULL;
@@ -172,15 +207,20 @@ int rai_fetch_results(int fd, __u32 handle,
 	if (!q.total)
 		return 0;
 
-	r = calloc(q.total, sizeof(*r));
+	/* One more entry: room for the canonical name after the results. */
+	r = calloc(q.total + 1, sizeof(*r));
 	if (!r)
 		return -1;
 	q.results = (uintptr_t)r;
 	q.count = q.total;
+	if (rai_module_canonname())
+		q.flags = RDMA_ADDRINFO_QUERY_CANONNAME;
 	if (ioctl(fd, RDMA_ADDRINFO_IOC_QUERY, &q)) {
 		free(r);
 		return -1;
 	}
+	if (q.flags)
+		*canonname = rai_canonname_take((const void *)&r[q.count]);
 	*results = r;
 	*n = q.copied;
 	return 0;

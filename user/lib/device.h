@@ -9,7 +9,10 @@ int rai_open_device(int nonblock);
 int rai_user_space(int err);
 int rai_module_present(void);
 int rai_fetch_results(int fd, __u32 handle,
-		      struct rdma_addrinfo_result **results, unsigned int *n);
+		      struct rdma_addrinfo_result **results, unsigned int *n,
+		      char **canonname);
+int rai_module_canonname(void);
+char *rai_canonname_take(const struct rdma_addrinfo_canonname *c);
 void rai_destroy_request(int fd, __u32 handle);
 unsigned int rai_sync_results_max(void);
 

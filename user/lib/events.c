@@ -192,7 +192,8 @@ static void rai_finish(struct rai_id *st, const struct rdma_addrinfo_event *kev)
 	if (st->carried)
 		status = st->carried_status;
 	else if (!status && rai_fetch_results(fd, kev->handle, &st->results,
-					      &st->num_results))
+					      &st->num_results,
+					      &st->canonname))
 		status = -errno;
 	st->carried = 0;
 	rai_destroy_request(fd, kev->handle);

@@ -415,7 +415,9 @@ void rai_id_clear_results(struct rai_id *st)
 {
 	rai_assert_locked();
 	free(st->results);
+	free(st->canonname);
 	st->results = NULL;
+	st->canonname = NULL;
 	st->num_results = 0;
 	st->completed = 0;
 	st->status = 0;

@@ -62,6 +62,7 @@ struct rai_id {
 	int sa;				/* its hints' RAI_SA */
 	int handed_over;		/* its results queried (RDMACM_1.4) */
 	struct rdma_addrinfo_result *results;
+	char *canonname;		/* the module's, for the results */
 	struct rdma_addrinfo *list;	/* its results made here, if any */
 	unsigned int num_results;
 	struct rai_event *event;	/* allocated at start, for its event */

@@ -170,7 +170,8 @@ static int rai_results_list(struct rai_id *st, struct rdma_addrinfo **info)
 		st->list = NULL;
 		return 0;
 	}
-	eai = rai_convert_results(st->results, st->num_results, info);
+	eai = rai_convert_results(st->results, st->num_results, st->canonname,
+				  info);
 	if (eai == EAI_MEMORY)
 		errno = ENOMEM;
 	if (eai)
@@ -234,7 +235,8 @@ static int rai_hand_over_early(struct rdma_cm_id *id,
 		if (st->fallback)
 			errno = EBUSY;
 		else if (!rai_fetch_results(st->ch->fd, st->handle,
-					    &st->results, &st->num_results))
+					    &st->results, &st->num_results,
+					    &st->canonname))
 			break;
 		if (errno != EBUSY)
 			return ERR(ENOENT);

@@ -54,7 +54,11 @@ static int rai_resolve_ioctl(int fd, struct rai_request *req)
 	return ret;
 }
 
-/* One RESOLVE_SYNC|RESULTS into @room entries at @results: 0 or -errno. */
+/*
+ * One RESOLVE_SYNC|RESULTS into @room entries at @results: 0 or -errno.
+ * When the module reports canonical names, @results has one entry more,
+ * where the canonical name goes (RESOLVE_CANONNAME).
+ */
 static int rai_resolve_into(int fd, struct rai_request *req,
 			    struct rdma_addrinfo_result *results,
 			    unsigned int room)
@@ -63,6 +67,8 @@ static int rai_resolve_into(int fd, struct rai_request *req,
 
 	req->cmd.flags = RDMA_ADDRINFO_RESOLVE_SYNC |
 			 RDMA_ADDRINFO_RESOLVE_RESULTS;
+	if (rai_module_canonname())
+		req->cmd.flags |= RDMA_ADDRINFO_RESOLVE_CANONNAME;
 	req->cmd.context = (uintptr_t)results;
 	req->cmd.result_count = room;
 	ret = rai_resolve_ioctl(fd, req);
@@ -75,15 +81,17 @@ static int rai_resolve_into(int fd, struct rai_request *req,
  * The module's one-call form (RESOLVE_RESULTS): the results come back
  * with the RESOLVE and no request is left.  Into a buffer on the stack
  * first; a name with more results is asked again with room for
- * max_results.  Return: as rai_resolve_sync(), or RAI_NOT_ONE_CALL when
+ * max_results.  Each buffer has an entry more than its room, for the
+ * canonical name.  Return: as rai_resolve_sync(), or RAI_NOT_ONE_CALL when
  * the module lacks it or had more results than max_results said (the
  * parameter was raised since).
  */
 static int rai_resolve_one_call(int fd, struct rai_request *req,
 				struct rdma_addrinfo **res)
 {
-	struct rdma_addrinfo_result stack[RAI_STACK_RESULTS];
+	struct rdma_addrinfo_result stack[RAI_STACK_RESULTS + 1];
 	struct rdma_addrinfo_result *results = stack;
+	char *canonname = NULL;
 	unsigned int max = rai_sync_results_max();
 	unsigned int room = max < RAI_STACK_RESULTS ? max : RAI_STACK_RESULTS;
 	int ret;
@@ -95,7 +103,7 @@ static int rai_resolve_one_call(int fd, struct rai_request *req,
 		if (ret || req->cmd.status || req->cmd.num_results <= room ||
 		    req->cmd.num_results > max || results != stack)
 			break;
-		results = malloc((size_t)max * sizeof(*results));
+		results = malloc(((size_t)max + 1) * sizeof(*results));
 		if (!results)
 			return EAI_MEMORY;
 		room = max;
@@ -111,8 +119,16 @@ static int rai_resolve_one_call(int fd, struct rai_request *req,
 	} else {
 		RAI_MEM_WRITTEN(results, (size_t)req->cmd.num_results *
 					 sizeof(*results));
-		ret = rai_convert_results(results, req->cmd.num_results, res);
+		if (req->cmd.flags & RDMA_ADDRINFO_RESOLVE_CANONNAME) {
+			RAI_MEM_WRITTEN(&results[room],
+					sizeof(struct rdma_addrinfo_canonname));
+			canonname = rai_canonname_take((const void *)
+						       &results[room]);
+		}
+		ret = rai_convert_results(results, req->cmd.num_results,
+					  canonname, res);
 	}
+	free(canonname);
 	if (results != stack)
 		free(results);
 	return ret;
@@ -129,6 +145,7 @@ int rai_resolve_sync(int fd, struct rai_request *req,
 		     struct rdma_addrinfo **res)
 {
 	struct rdma_addrinfo_result *results;
+	char *canonname;
 	unsigned int n;
 	int ret;
 
@@ -144,13 +161,14 @@ int rai_resolve_sync(int fd, struct rai_request *req,
 		rai_destroy_request(fd, req->cmd.handle);
 		return rai_sync_status(req->cmd.status, req);
 	}
-	ret = rai_fetch_results(fd, req->cmd.handle, &results, &n);
+	ret = rai_fetch_results(fd, req->cmd.handle, &results, &n, &canonname);
 	rai_destroy_request(fd, req->cmd.handle);
 	if (ret)
 		return rai_eai_with_errno(-errno, 0);
 	if (!n)
 		return EAI_NODATA;
-	ret = rai_convert_results(results, n, res);
+	ret = rai_convert_results(results, n, canonname, res);
+	free(canonname);
 	free(results);
 	return ret;
 }

@@ -21,6 +21,15 @@ int answer_error(int err)
 	}
 }
 
+/* Does the module take canonical names in answers (answer_canonical())? */
+static int with_canon;
+
+/* answer.h */
+void answer_canonical(int on)
+{
+	with_canon = on;
+}
+
 /* answer.h */
 void answer_build(struct rdma_addrinfo_resolver_answer *ans, __u64 id,
 		  const char *name)
@@ -30,8 +39,8 @@ void answer_build(struct rdma_addrinfo_resolver_answer *ans, __u64 id,
 	memset(ans, 0, sizeof(*ans));
 	ans->id = id;
 	/* The module sends no other; a name that cannot exist does not. */
-	len = name_ok(name) ? resolve(name, ans->addrs, sizeof(ans->addrs)) :
-			      -ENXIO;
+	len = name_ok(name) ? resolve(name, ans->addrs, sizeof(ans->addrs),
+				      with_canon) : -ENXIO;
 	if (len > 0) {
 		ans->ttl = name_ttl(name);
 		say(LOG_DEBUG, "%s: %s for %u s", name, ans->addrs, ans->ttl);

@@ -10,9 +10,17 @@
 #include <rdma/rdma_addrinfo_abi.h>
 
 /*
+ * Answers from now on carry the name's canonical name (",canon=NAME")
+ * when @on: the module says it takes them (RDMA_ADDRINFO_FEATURE_CANONNAME;
+ * older modules take the answer for malformed).  Set before any answer.
+ */
+void answer_canonical(int on);
+
+/*
  * Resolve @name and fill @ans for the module's name @id: its addresses
- * "a,b,c" (as many as fit, cut at an address) and their TTL, or the error
- * the module takes for a failed name.
+ * "a,b,c" (as many as fit, cut at an address), with answer_canonical()
+ * the canonical name after them, and their TTL, or the error the module
+ * takes for a failed name.
  */
 void answer_build(struct rdma_addrinfo_resolver_answer *ans, __u64 id,
 		  const char *name);

@@ -37,6 +37,7 @@
 
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "answer.h"
 #include "notify.h"
 #include "pool.h"
 #include "say.h"
@@ -78,6 +79,17 @@ static int resolved_send_answers(void *ctx,
 }
 
 /* Open the device and register; the fd, or -1 after saying why. */
+/* What the module takes in answers: canonical names, if it says so. */
+static void resolved_features(int fd)
+{
+	struct rdma_addrinfo_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info))
+		say(LOG_WARNING, "GET_INFO: %m: answers without canonical names");
+	answer_canonical(!!(info.features & RDMA_ADDRINFO_FEATURE_CANONNAME));
+}
+
 static int resolved_register(struct rdma_addrinfo_resolver_register *reg)
 {
 	int fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC | O_NONBLOCK);
@@ -89,8 +101,10 @@ static int resolved_register(struct rdma_addrinfo_resolver_register *reg)
 		return -1;
 	}
 	memset(reg, 0, sizeof(*reg));
-	if (!ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVER_REGISTER, reg))
+	if (!ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVER_REGISTER, reg)) {
+		resolved_features(fd);
 		return fd;
+	}
 	switch (errno) {
 	case EPERM:
 		say(LOG_ERR, "register: %m: CAP_NET_ADMIN over this network namespace needed");

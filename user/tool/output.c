@@ -138,6 +138,49 @@ static void tool_source_device(const struct sockaddr *src,
 	rdma_destroy_id(id);
 }
 
+/* @s as a JSON string (a host name: escaped all the same). */
+static void tool_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/*
+ * The canonical names (the first result's: the destination's, and the
+ * local host's where a source was selected), as JSON members or words.
+ */
+static void tool_print_canonnames(FILE *out, const struct rdma_addrinfo *ai,
+				  int json)
+{
+	if (json) {
+		if (ai->ai_dst_canonname) {
+			fputs("\"canonname\": ", out);
+			tool_json_string(out, ai->ai_dst_canonname);
+			fputs(", ", out);
+		}
+		if (ai->ai_src_canonname) {
+			fputs("\"src_canonname\": ", out);
+			tool_json_string(out, ai->ai_src_canonname);
+			fputs(", ", out);
+		}
+		return;
+	}
+	if (ai->ai_dst_canonname)
+		fprintf(out, " canonname %s", ai->ai_dst_canonname);
+	if (ai->ai_src_canonname)
+		fprintf(out, " src-canonname %s", ai->ai_src_canonname);
+}
+
 static void tool_print_one(FILE *out, const struct rdma_addrinfo *ai,
 			   int json, int first)
 {
@@ -171,6 +214,7 @@ static void tool_print_one(FILE *out, const struct rdma_addrinfo *ai,
 		if (dev.name[0])
 			fprintf(out, "\"device\": \"%s\", \"device_port\": %u, ",
 				dev.name, dev.port);
+		tool_print_canonnames(out, ai, 1);
 		fprintf(out, "\"route\": %s}", ai->ai_route_len ? "true" : "false");
 		return;
 	}
@@ -188,6 +232,7 @@ static void tool_print_one(FILE *out, const struct rdma_addrinfo *ai,
 		fprintf(out, " dev -");
 	if (ai->ai_route_len)
 		fprintf(out, " route");
+	tool_print_canonnames(out, ai, 0);
 	fputc('\n', out);
 }
 

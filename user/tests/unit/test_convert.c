@@ -4,6 +4,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <infiniband/sa.h>
 
 #include "kselftest_harness.h"
@@ -161,7 +162,7 @@ TEST(every_result_is_chained_in_kernel_order)
 	memset(r, 0, sizeof(r));
 	for (i = 0; i < 3; i++)
 		set_inet(&r[i], r[i].dst_addr, &r[i].dst_len, addrs[i], 1);
-	ASSERT_EQ(0, rai_convert_results(r, 3, &list));
+	ASSERT_EQ(0, rai_convert_results(r, 3, NULL, &list));
 	for (ai = list, i = 0; ai; ai = ai->ai_next, i++) {
 		ASSERT_LT(i, 3);
 		inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_dst_addr)->sin_addr,
@@ -169,6 +170,47 @@ TEST(every_result_is_chained_in_kernel_order)
 		EXPECT_STREQ(addrs[i], buf);
 	}
 	EXPECT_EQ(3, i);
+	rai_free_list(list);
+}
+
+/*
+ * The canonical names are the first entry's: the module's for the
+ * destination, the host's name where the result has a source; none
+ * for a passive one, none without the module's name.
+ */
+TEST(canonical_names_go_on_the_first_entry_only)
+{
+	struct rdma_addrinfo_result r[2];
+	struct rdma_addrinfo *list = NULL;
+	char host[256] = "";
+
+	ASSERT_EQ(0, gethostname(host, sizeof(host)));
+	memset(r, 0, sizeof(r));
+	set_inet(&r[0], r[0].dst_addr, &r[0].dst_len, "192.0.2.10", 1);
+	set_inet(&r[0], r[0].src_addr, &r[0].src_len, "192.0.2.1", 0);
+	set_inet(&r[1], r[1].dst_addr, &r[1].dst_len, "192.0.2.11", 1);
+	set_inet(&r[1], r[1].src_addr, &r[1].src_len, "192.0.2.1", 0);
+	ASSERT_EQ(0, rai_convert_results(r, 2, "real.test", &list));
+	EXPECT_STREQ("real.test", list->ai_dst_canonname);
+	EXPECT_STREQ(host, list->ai_src_canonname ? list->ai_src_canonname :
+			   "(null)");
+	EXPECT_EQ(NULL, list->ai_next->ai_dst_canonname);
+	EXPECT_EQ(NULL, list->ai_next->ai_src_canonname);
+	rai_free_list(list);
+
+	/* No source: no source's name; no name from the module: none. */
+	r[0].src_len = 0;
+	ASSERT_EQ(0, rai_convert_results(r, 1, NULL, &list));
+	EXPECT_EQ(NULL, list->ai_dst_canonname);
+	EXPECT_EQ(NULL, list->ai_src_canonname);
+	rai_free_list(list);
+
+	/* Passive: its source is the caller's own address, not selected. */
+	memset(r, 0, sizeof(r));
+	r[0].ai_flags = RAI_PASSIVE;
+	set_inet(&r[0], r[0].src_addr, &r[0].src_len, "192.0.2.1", 0);
+	ASSERT_EQ(0, rai_convert_results(r, 1, NULL, &list));
+	EXPECT_EQ(NULL, list->ai_src_canonname);
 	rai_free_list(list);
 }
 
@@ -181,7 +223,7 @@ TEST(a_bad_result_fails_the_whole_chain)
 	set_inet(&r[0], r[0].dst_addr, &r[0].dst_len, "192.0.2.10", 1);
 	set_inet(&r[1], r[1].dst_addr, &r[1].dst_len, "192.0.2.11", 1);
 	r[1].dst_len = 3;
-	ASSERT_EQ(EAI_FAIL, rai_convert_results(r, 2, &list));
+	ASSERT_EQ(EAI_FAIL, rai_convert_results(r, 2, "a.test", &list));
 	ASSERT_EQ((void *)1, list);
 }
 
@@ -189,7 +231,7 @@ TEST(no_results_is_an_empty_chain)
 {
 	struct rdma_addrinfo *list = (void *)1;
 
-	ASSERT_EQ(0, rai_convert_results(NULL, 0, &list));
+	ASSERT_EQ(0, rai_convert_results(NULL, 0, "a.test", &list));
 	ASSERT_EQ(NULL, list);
 }
 

@@ -447,6 +447,79 @@ TEST(ai_src_addr_is_the_address_of_the_local_rdma_device)
 	rdma_freeaddrinfo(res);
 }
 
+/* ---- canonical names, which librdmacm leaves NULL -------------------- */
+
+/*
+ * @node gives @nr results, the first with the canonical name @want, the
+ * others none (the canonical names are the first result's only).
+ */
+static void expect_dst_canonname(struct __test_metadata *_metadata,
+				 const char *node, int nr, const char *want)
+{
+	struct rdma_addrinfo *res = NULL, *ai;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(node, NULL, NULL, &res));
+	ASSERT_NE(NULL, res);
+	EXPECT_EQ(nr, rai_count(res));
+	EXPECT_STREQ(want,
+		     res->ai_dst_canonname ? res->ai_dst_canonname : "(null)");
+	for (ai = res->ai_next; ai; ai = ai->ai_next) {
+		EXPECT_EQ(NULL, ai->ai_dst_canonname);
+		EXPECT_EQ(NULL, ai->ai_src_canonname);
+	}
+	rdma_freeaddrinfo(res);
+}
+
+TEST(ai_dst_canonname_of_a_cname_is_its_target)
+{
+	/* peer4: one IPv4 address */
+	expect_dst_canonname(_metadata, RAI_ZONE_ALIAS, 1, RAI_ZONE_PEER4);
+}
+
+/* More results than the stack buffer: the second buffer has room too. */
+TEST(ai_dst_canonname_of_a_name_with_12_results_is_its_own)
+{
+	expect_dst_canonname(_metadata, RAI_ZONE_MANY, 12, RAI_ZONE_MANY);
+}
+
+/* A literal is no name: none, as librdmacm (glibc would give the text). */
+TEST(ai_dst_canonname_is_null_for_a_numeric_host)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_IP4_B, NULL, NULL, &res));
+	EXPECT_EQ(NULL, res->ai_dst_canonname);
+	rdma_freeaddrinfo(res);
+}
+
+TEST(ai_src_canonname_is_the_local_host_name_where_a_source_was_selected)
+{
+	struct rdma_addrinfo *res = NULL;
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_INET };
+	char host[256] = "";
+
+	ASSERT_EQ(0, gethostname(host, sizeof(host)));
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+	ASSERT_NE(0, res->ai_src_len);
+	EXPECT_STREQ(host,
+		     res->ai_src_canonname ? res->ai_src_canonname : "(null)");
+	EXPECT_STREQ(RAI_ZONE_PEER,
+		     res->ai_dst_canonname ? res->ai_dst_canonname : "(null)");
+	rdma_freeaddrinfo(res);
+}
+
+TEST(ai_src_canonname_is_null_without_a_source)
+{
+	struct rdma_addrinfo *res = NULL;
+	struct rdma_addrinfo hints = { .ai_flags = RAI_NOROUTE };
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_ZONE_PEER, "4791", &hints, &res));
+	EXPECT_EQ(0, res->ai_src_len);
+	EXPECT_EQ(NULL, res->ai_src_canonname);
+	rdma_freeaddrinfo(res);
+}
+
 TEST(ai_src_len_is_0_if_no_source_address_could_be_discovered)
 {
 	struct rdma_addrinfo *res = NULL, *ai;

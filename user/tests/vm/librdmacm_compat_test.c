@@ -487,6 +487,32 @@ TEST(source_none_given_is_the_kernel_s_choice)
 }
 
 /*
+ * Canonical names: librdmacm fills neither; here the first result has the
+ * destination's (a CNAME's target) and, with a source, the local host's.
+ */
+TEST(canonical_names_librdmacm_leaves_null)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_FAMILY,
+				       .ai_family = AF_INET };
+	struct both_answers b;
+	char host[256] = "";
+
+	if (!compat_zone_visible(_metadata, RAI_ZONE_ALIAS))
+		SKIP(return, "%s not visible to glibc here", RAI_ZONE_ALIAS);
+	ASSERT_EQ(0, gethostname(host, sizeof(host)));
+	ASSERT_EQ(0, call_both(_metadata, RAI_ZONE_ALIAS, "7471", &hints, &b));
+	ASSERT_EQ(0, b.lret);
+	ASSERT_EQ(0, b.oret);
+	EXPECT_EQ(NULL, b.l->ai_dst_canonname);
+	EXPECT_EQ(NULL, b.l->ai_src_canonname);
+	EXPECT_STREQ(RAI_ZONE_PEER4, b.o->ai_dst_canonname ?
+		     b.o->ai_dst_canonname : "(null)");
+	EXPECT_STREQ(host, b.o->ai_src_canonname ?
+		     b.o->ai_src_canonname : "(null)");
+	free_both(&b);
+}
+
+/*
  * ai_route of an IP result: librdmacm's comes from ibacm, which the test
  * world does not run, ours from nowhere (only RAI_SA results have one,
  * rai_sa_test): neither has one.

@@ -181,6 +181,21 @@ TEST_F(channel, query_addrinfo_returns_every_result)
 	rdma_freeaddrinfo(sync);
 }
 
+/* The canonical name comes through the event channel too (QUERY). */
+TEST_F(channel, query_addrinfo_gives_the_canonical_name)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_ALIAS, NULL,
+					   NULL));
+	ASSERT_EQ(0, addrinfo_event(_metadata, self->ch, self->id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(self->id, &res));
+	ASSERT_NE(NULL, res);
+	EXPECT_STREQ(RAI_ZONE_PEER4,
+		     res->ai_dst_canonname ? res->ai_dst_canonname : "(null)");
+	rdma_freeaddrinfo(res);
+}
+
 /* As rdma_getaddrinfo() does: an XRC QP type is an RC one to the kernel. */
 TEST_F(channel, query_addrinfo_gives_the_hints_qp_type_xrc_too)
 {

@@ -273,6 +273,19 @@ TEST_F_TIMEOUT(resolved, answers_a_zone_name_without_an_upcall, RESOLVED_TEST_S)
 				 0, want, out, sizeof(out));
 }
 
+/* Its answers carry the canonical name (the module takes them). */
+TEST_F_TIMEOUT(resolved, answers_a_cname_with_its_canonical_name,
+	       RESOLVED_TEST_S)
+{
+	char out[4096];
+
+	RAI_RETURN_IF_SKIPPED();
+
+	resolved_expect_answered(_metadata, "--noroute " RAI_ZONE_ALIAS, 0,
+				 " canonname " RAI_ZONE_PEER4 "\n", out,
+				 sizeof(out));
+}
+
 TEST_F_TIMEOUT(resolved, answers_an_etc_hosts_name, RESOLVED_TEST_S)
 {
 	char out[4096], args[256], want[128];

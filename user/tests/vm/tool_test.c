@@ -8,15 +8,37 @@
 #include "kselftest_harness.h"
 #include "vm_test.h"
 
+/* The first result's line ends with its canonical names. */
 TEST(one_line_per_result_with_source_device_and_port)
 {
-	char out[4096], want[256];
+	char out[4096], want[512], host[256] = "";
 
+	ASSERT_EQ(0, gethostname(host, sizeof(host)));
 	ASSERT_EQ(0, rai_run_tool("--family inet " RAI_ZONE_PEER " 4791", out,
 			      sizeof(out)));
-	snprintf(want, sizeof(want), "inet  %s port 4791 src %s dev %s port 1\n",
-		 RAI_IP4_B, RAI_IP4_A, RAI_IBDEV_A);
+	snprintf(want, sizeof(want),
+		 "inet  %s port 4791 src %s dev %s port 1 canonname %s src-canonname %s\n",
+		 RAI_IP4_B, RAI_IP4_A, RAI_IBDEV_A, RAI_ZONE_PEER, host);
 	ASSERT_STREQ(want, out);
+}
+
+/* Only the first: a CNAME's target; a literal has none. */
+TEST(canonical_name_of_a_cname_on_the_first_line_only)
+{
+	char out[4096], want[256], args[128], *nl;
+
+	ASSERT_EQ(0, rai_run_tool("--noroute " RAI_ZONE_ALIAS, out,
+				  sizeof(out)));
+	snprintf(want, sizeof(want), " canonname %s\n", RAI_ZONE_PEER4);
+	nl = strchr(out, '\n');
+	ASSERT_NE(NULL, nl);
+	ASSERT_LE(strlen(want), (size_t)(nl + 1 - out));
+	EXPECT_EQ(0, strncmp(nl + 1 - strlen(want), want, strlen(want)))
+		TH_LOG("got: %s", out);
+	EXPECT_EQ(NULL, strstr(nl, "canonname")) TH_LOG("got: %s", out);
+	snprintf(args, sizeof(args), "--noroute %s", RAI_IP4_B);
+	ASSERT_EQ(0, rai_run_tool(args, out, sizeof(out)));
+	EXPECT_EQ(NULL, strstr(out, "canonname")) TH_LOG("got: %s", out);
 }
 
 TEST(every_result_of_a_name_is_listed)
@@ -77,6 +99,8 @@ TEST(json_is_an_array_of_results)
 	ASSERT_NE(NULL, strstr(out, "\"family\": \"inet\""));
 	ASSERT_NE(NULL, strstr(out, "\"port\": 4791"));
 	ASSERT_NE(NULL, strstr(out, "\"device\": \"rxe0\""));
+	ASSERT_NE(NULL, strstr(out, "\"canonname\": \"" RAI_ZONE_PEER "\""));
+	ASSERT_NE(NULL, strstr(out, "\"src_canonname\": \""));
 	ASSERT_NE(NULL, strstr(out, "\n]\n"));
 }
 
