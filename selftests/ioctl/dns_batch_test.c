@@ -610,11 +610,12 @@ TEST_F_TIMEOUT(batch, a_name_asked_alone_does_not_wait, 120)
  * One batch, four fates: an answer, a failure, a request whose deadline
  * (dns_timeout_ms, from its start) passes while the batch's upcall hangs,
  * and one destroyed meanwhile.  Each request gets its own outcome, the
- * destroyed one none.  The name that times out is asked for 6 s before the
- * others and the batch is held by its name, so that its deadline alone
- * passes during the hold: the hold on the fillers ends 6 s before that
- * deadline and the others' deadlines come 6 s after it (room for the
- * debug kernel).
+ * destroyed one none.  The name that times out is asked for 10 s before
+ * the others and the batch is held by its name, so that its deadline alone
+ * passes during the hold: the hold on the fillers ends 10 s before that
+ * deadline and the others' deadlines come 10 s after it (room for the
+ * debug kernel beside other VMs: with 6 s, it once timed out before the
+ * batch was gathered, which then held three names).
  */
 TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
 {
@@ -632,12 +633,12 @@ TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
 		status[i] = 1;	/* no event yet */
 	/* The fillers have no deadline (the fixture's 0); the names have. */
 	fill_slots_held(_metadata, self, lines);
-	ASSERT_EQ(0, rai_param_set("dns_timeout_ms", "12000"));
+	ASSERT_EQ(0, rai_param_set("dns_timeout_ms", "20000"));
 	rai_unique_name(name[TIMEOUT], sizeof(name[TIMEOUT]), "btimeout");
 	ASSERT_EQ(0, rai_resolve_async(self->fd, name[TIMEOUT], NULL,
 				       AF_UNSPEC, 0, TIMEOUT,
 				       &handle[TIMEOUT]));
-	sleep(6);
+	sleep(10);
 	snprintf(name[ANSWER], sizeof(name[ANSWER]), "%s", RAI_ZONE_PEER4);
 	rai_unique_name(name[FAILURE], sizeof(name[FAILURE]), "bfailure");
 	rai_unique_name(name[CANCEL], sizeof(name[CANCEL]), "bcancel");
