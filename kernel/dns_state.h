@@ -66,10 +66,10 @@ struct rai_dns_route {
  */
 struct rai_dns_request {
 	struct list_head slot_entry;
-	bool slot;
 	struct list_head resident_entry;
 	u64 view;
 	struct rai_dns_route route;
+	bool slot;
 	bool by_resident;
 };
 

@@ -336,7 +336,6 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 	}
 	memset(req, 0, sizeof(*req));
 	req->user = user;
-	rai_dns_request_init(&req->dns);
 	refcount_set(&req->ref, 1);
 	req->file = file;
 	kref_get(&file->ref);

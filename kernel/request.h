@@ -99,11 +99,11 @@ enum rai_request_state {
  * @started: jiffies at creation (tracing)
  * @node: the node name, NUL-terminated, or NULL
  * @node_len: its length
- * @service: the service string, NUL-terminated, or empty
- * @service_len: its length
  * @port: decimal service as a port (IP backends)
- * @literal: the node parsed as an address literal when RESOLVE chose the
- *	backend (numeric backend); AF_UNSPEC: no node, or not a literal
+ * @literal: the numeric backend's only (@literal, @dns and @sa share their
+ *	memory: @backend says which one is live): the node parsed as an address
+ *	literal when RESOLVE chose the backend; AF_UNSPEC: no node, or not a
+ *	literal
  * @ai_flags: RDMA_ADDRINFO_RAI_*
  * @family: AF_* requested (AF_UNSPEC: any)
  * @port_space: RDMA_ADDRINFO_PS_* of the results
@@ -116,15 +116,18 @@ enum rai_request_state {
  * @memcg: memory cgroup of the creator, charged for work done on its behalf
  *	in workers (rai_request_charge_begin/end)
  * @user: the user charged for the request (kernel/user.c), referenced
- * @dns: the DNS backend's (its route, upcall slot and resident resolver's
- *	queue: kernel/dns_state.h)
+ * @dns: the DNS backend's only (its route, upcall slot and resident
+ *	resolver's queue: kernel/dns_state.h)
+ * @sa: the SA backend's only: the service string, NUL-terminated, or
+ *	empty, and its length (other backends read the service as @port)
  */
 struct rai_request {
 	refcount_t ref;
-	struct rai_file *file;
 	u32 handle;
+	struct rai_file *file;
 	u64 context;
 	enum rai_request_state state;
+	int status;
 	bool sync;
 	bool on_stack;
 	bool event_queued;
@@ -132,10 +135,10 @@ struct rai_request {
 	bool detached;
 	struct list_head event_entry;
 	struct completion done;
-	int status;
 	struct rdma_addrinfo_result *results;
-	u32 nr_results;
 	long results_charged;
+	u32 nr_results;
+	u32 node_len;
 	char *canonname;
 	const struct rai_backend_ops *backend;
 	struct work_struct work;
@@ -143,26 +146,30 @@ struct rai_request {
 	unsigned long started;
 
 	char *node;
-	u32 node_len;
-	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
-	u32 service_len;
-	u16 port;
-	union rai_sockaddr literal;
 	u32 ai_flags;
+	u16 port;
 	u16 family;
 	u16 port_space;
 	u32 qp_type;
 	u32 src_len;
-	u32 port_num;
 	union {
 		u8 bytes[RDMA_ADDRINFO_ADDR_SIZE];
 		struct sockaddr sa;
 	} src;
+	u32 port_num;
 	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
 	void *backend_priv;
 	struct mem_cgroup *memcg;
 	struct rai_user *user;
-	struct rai_dns_request dns;
+	/* What only its backend reads: @backend says which member is live. */
+	union {
+		union rai_sockaddr literal;
+		struct rai_dns_request dns;
+		struct {
+			char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
+			u32 service_len;
+		} sa;
+	};
 };
 
 /* The request limits (module parameters) GET_INFO reports. */

@@ -248,10 +248,7 @@ static void rai_resolve_fill(struct rai_request *req,
 {
 	req->node = node;
 	req->node_len = r->node_len;
-	memcpy(req->service, n->service, sizeof(req->service));
-	req->service_len = r->service_len;
 	req->port = n->port;
-	req->literal = n->literal;
 	req->context = r->context;
 	req->sync = r->flags & RDMA_ADDRINFO_RESOLVE_SYNC;
 	req->ai_flags = r->ai_flags;
@@ -262,6 +259,15 @@ static void rai_resolve_fill(struct rai_request *req,
 	memcpy(req->src.bytes, r->src_addr, r->src_len);
 	req->port_num = r->port_num;
 	memcpy(req->ibdev_name, r->ibdev_name, sizeof(req->ibdev_name));
+	/* @literal, @dns and @sa share their memory: the backend's is set. */
+	if (ops == &rai_numeric_ops) {
+		req->literal = n->literal;
+	} else if (ops == &rai_dns_ops) {
+		rai_dns_request_init(&req->dns);
+	} else if (ops == &rai_sa_ops) {
+		memcpy(req->sa.service, n->service, sizeof(req->sa.service));
+		req->sa.service_len = r->service_len;
+	}
 	req->backend = ops;
 }
 
@@ -338,11 +344,11 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	req.file = file;
 	req.on_stack = true;
 	req.state = RAI_REQ_PENDING;
-	rai_dns_request_init(&req.dns);
 	req.started = jiffies;
 	rai_resolve_fill(&req, r, n, n->node, ops);
 	if (!ops->answer_now(&req)) {
-		rai_dns_route_pass(route, &req.dns.route);
+		if (ops == &rai_dns_ops)
+			rai_dns_route_pass(route, &req.dns.route);
 		return 0;
 	}
 	r->handle = 0;
@@ -455,7 +461,8 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 		goto out_put;
 	}
 	/* The route answer_now decided (RESOLVE_RESULTS), decided once. */
-	rai_dns_route_pass(&req->dns.route, &route);
+	if (ops == &rai_dns_ops)
+		rai_dns_route_pass(&req->dns.route, &route);
 	rai_request_start(req);
 	if (req->sync) {
 		ret = rai_resolve_wait(req, &r);

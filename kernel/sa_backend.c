@@ -111,7 +111,7 @@ static void rai_sa_flow_issue(struct rai_sa_flow *f, bool service)
 	if (service)
 		ret = rai_sa_start_service(q, req->file->net, req->ibdev_name,
 					   req->port_num, sid, by_id,
-					   req->service, req->service_len);
+					   req->sa.service, req->sa.service_len);
 	else
 		ret = rai_sa_start_path(q, req->file->net, req->ibdev_name,
 					req->port_num, dgid,
@@ -245,7 +245,8 @@ static void rai_sa_backend_start(struct rai_request *req)
 	}
 	rai_request_get(req);
 	f->req = req;
-	f->by_id = rai_sa_parse_sid(req->service, req->service_len, &f->sid);
+	f->by_id = rai_sa_parse_sid(req->sa.service, req->sa.service_len,
+				    &f->sid);
 	f->have_src = !rai_sa_local_gid(req->file->net, req->ibdev_name,
 					req->port_num, f->src_gid);
 	rai_sa_flow_issue(f, true);
