@@ -12,7 +12,8 @@
  *    has returned by then, and AddressSanitizer with
  *    detect_stack_use_after_return (set below) reports any read of them.
  *
- * No network: getaddrinfo() and res_search() are stand-ins below.
+ * No network: getaddrinfo(), res_search() and the TTL query sent alongside
+ * getaddrinfo() (ttl_query.h: never sent here) are stand-ins below.
  */
 #define BATCH_DEADLINE_S	1
 #define main dns_helper_main
@@ -21,6 +22,7 @@
 
 #include <stdatomic.h>
 
+#include "ttl_query.h"
 #include "unit_check.h"
 #include "upcall_cases.h"
 
@@ -118,6 +120,21 @@ int res_search(const char *dname, int class, int type, unsigned char *answer,
 	(void)answer;
 	(void)anslen;
 	h_errno = HOST_NOT_FOUND;
+	return -1;
+}
+
+/* No TTL query goes out alongside getaddrinfo(): res_search() is asked. */
+void ttl_query_send(const char *name, struct ttl_query *q)
+{
+	(void)name;
+	q->fd = -1;
+}
+
+long ttl_query_recv(const char *name, const struct ttl_query *q, int wait_ms)
+{
+	(void)name;
+	(void)q;
+	(void)wait_ms;
 	return -1;
 }
 

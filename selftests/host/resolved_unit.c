@@ -16,7 +16,12 @@
  *    waiting worker, never more names taken than the capacity; a failed
  *    take is said; nothing is taken or sent once stopped.
  *
- * No network: getaddrinfo() and res_search() are stand-ins below.
+ *  - the records' TTL taken from the query sent alongside getaddrinfo()
+ *    when it answers, from res_search() when it does not, never asked
+ *    for a name of the hosts file, capped by default_ttl either way.
+ *
+ * No network: getaddrinfo(), res_search() and the TTL query (ttl_query.h)
+ * are stand-ins below.
  */
 #include <arpa/inet.h>
 #include <arpa/nameser.h>
@@ -37,6 +42,7 @@
 #include "lookup.h"
 #include "pool.h"
 #include "say.h"
+#include "ttl_query.h"
 #include "unit_check.h"
 
 #define SLOW_MS		300
@@ -45,6 +51,8 @@
 /* The files lookup.c reads (the Makefile's -D). */
 #define UNIT_HOSTS	LOOKUP_HOSTS_FILE
 #define UNIT_CONF	KEYUTILS_CONF
+/* The TTL the query sent alongside getaddrinfo() gives "pttl*" names. */
+#define QUERY_TTL_S	42
 /* "many*" names: IPv6 addresses, more than one answer holds. */
 #define MANY_ADDRS	60
 
@@ -197,6 +205,28 @@ int res_search(const char *dname, int class, int type, unsigned char *answer,
 		h_errno = HOST_NOT_FOUND;
 	}
 	return -1;
+}
+
+/*
+ * The TTL query: sent for every name (counted), answered for "pttl*"
+ * names only (QUERY_TTL_S), as a server that gives "dnsttl*" names'
+ * records to res_search() alone would.
+ */
+static unsigned int ttl_queries_sent;
+
+void ttl_query_send(const char *name, struct ttl_query *q)
+{
+	q->fd = 1000;	/* never a real one: only ttl_query_recv() reads it */
+	q->id = (unsigned short)strlen(name);
+	__atomic_add_fetch(&ttl_queries_sent, 1, __ATOMIC_RELAXED);
+}
+
+long ttl_query_recv(const char *name, const struct ttl_query *q, int wait_ms)
+{
+	(void)wait_ms;
+	if (q->fd != 1000 || q->id != (unsigned short)strlen(name))
+		abort();	/* not what ttl_query_send() set */
+	return strncmp(name, "pttl", 4) ? -1 : QUERY_TTL_S;
 }
 
 /* ---- one answer ------------------------------------------------------ */
@@ -362,6 +392,45 @@ static void test_files_read_again(void)
 	unlink(UNIT_CONF);
 	CHECK(name_ttl(name) == DNS_TTL_S,
 	      "both files gone: the records' TTL (%u)", name_ttl(name));
+}
+
+/*
+ * An answer's TTL comes from the query sent alongside getaddrinfo() when
+ * it gives one, else from res_search(); a hosts file name asks no DNS;
+ * default_ttl caps both.
+ */
+static void test_ttl_alongside_getaddrinfo(void)
+{
+	struct rdma_addrinfo_resolver_answer ans;
+	unsigned int sent;
+
+	sent = ttl_queries_sent;
+	answer_build(&ans, 1, "pttl.example");
+	CHECK(!ans.error && ans.ttl == QUERY_TTL_S &&
+	      ttl_queries_sent == sent + 1,
+	      "the query alongside getaddrinfo() answers: its TTL %u (got %u, %u sent)",
+	      QUERY_TTL_S, ans.ttl, ttl_queries_sent - sent);
+	answer_build(&ans, 2, "dnsttl.example");
+	CHECK(!ans.error && ans.ttl == DNS_TTL_S,
+	      "it gives none: res_search()'s TTL %u (got %u)", DNS_TTL_S,
+	      ans.ttl);
+	unit_write_file(UNIT_CONF, "default_ttl = 30\n");
+	answer_build(&ans, 3, "pttl.example");
+	CHECK(ans.ttl == 30, "default_ttl = 30 caps it (got %u)", ans.ttl);
+	unit_write_file(UNIT_HOSTS, "192.0.2.9\tpttl.example\n");
+	sent = ttl_queries_sent;
+	answer_build(&ans, 4, "pttl.example");
+	CHECK(ans.ttl == 30 && ttl_queries_sent == sent,
+	      "a hosts file name: default_ttl, no query sent (got %u, %u sent)",
+	      ans.ttl, ttl_queries_sent - sent);
+	unlink(UNIT_HOSTS);
+	unlink(UNIT_CONF);
+	sent = ttl_queries_sent;
+	answer_build(&ans, 5, "nxdomain.example");
+	CHECK(ans.error == ENXIO && ans.ttl == NEGATIVE_TTL_S &&
+	      ttl_queries_sent == sent + 1,
+	      "a failed name: its failure's TTL, the query's answer unread (got %d, %u)",
+	      ans.error, ans.ttl);
 }
 
 /* ---- the log ------------------------------------------------------- */
@@ -669,6 +738,7 @@ int main(void)
 	test_answer_canonical_name();
 	test_answer_errors();
 	test_files_read_again();
+	test_ttl_alongside_getaddrinfo();
 	test_say_keeps_errno();
 	test_pool_batches();
 	test_pool_takes_only_what_it_has_room_for();

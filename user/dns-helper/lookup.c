@@ -2,8 +2,9 @@
 /*
  * One host name resolved for the module's DNS answers (lookup.h): shared
  * by the request-key helper and the resident resolver.  Names come from
- * getaddrinfo(); the DNS status of a failed name and the records' TTL
- * come from res_search().
+ * getaddrinfo(); the DNS status of a failed name comes from res_search(),
+ * the records' TTL from a query sent alongside getaddrinfo() (ttl_query.c)
+ * or else from res_search().
  */
 #include <arpa/nameser.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 
 #include "lookup.h"
 #include "say.h"
+#include "ttl_query.h"
 
 /* A file as stat(2) sees it: when it differs, the file changed. */
 struct file_stamp {
@@ -156,11 +158,8 @@ static void files_unlock(void)
 	pthread_rwlock_unlock(&files.lock);
 }
 
-/*
- * The smallest TTL of the answer records of a DNS response, or -1 if it
- * has none (or cannot be read).
- */
-static long answer_ttl(const unsigned char *msg, int len)
+/* lookup.h */
+long dns_answer_ttl(const unsigned char *msg, int len)
 {
 	const unsigned char *p = msg + HFIXEDSZ, *end = msg + len;
 	const HEADER *hdr = (const HEADER *)msg;
@@ -208,39 +207,70 @@ static int in_hosts_file(const char *name)
 }
 
 /*
+ * The smallest TTL of @name's A records, else of its AAAA records, as
+ * res_search() finds them, or -1.
+ */
+static long searched_ttl(const char *name)
+{
+	static const int types[] = { ns_t_a, ns_t_aaaa };
+	unsigned char answer[1024];
+	long ttl = -1;
+	unsigned int i;
+	int len;
+
+	if (res_init())
+		return -1;
+	_res.retry = 1;
+	_res.retrans = 1;
+	for (i = 0; ttl < 0 && i < sizeof(types) / sizeof(types[0]); i++) {
+		len = res_search(name, ns_c_in, types[i], answer,
+				 sizeof(answer));
+		if (len > 0)
+			ttl = dns_answer_ttl(answer,
+					     len < (int)sizeof(answer) ?
+					     len : (int)sizeof(answer));
+	}
+	return ttl;
+}
+
+/*
+ * How long an answer with records of TTL @ttl (-1: none) may be kept: the
+ * TTL capped by a configured default_ttl @conf, at least 1 s; without
+ * records, default_ttl or DEFAULT_TTL_S.
+ */
+static unsigned int kept_for(long ttl, unsigned int conf)
+{
+	if (ttl < 0)
+		return conf ? conf : DEFAULT_TTL_S;
+	if (conf && ttl > conf)
+		ttl = conf;
+	return ttl < 1 ? 1 : (unsigned int)ttl;
+}
+
+/* Is @name in /etc/hosts (then DNS is not asked)?  @conf: default_ttl. */
+static int hosts_file_has(const char *name, unsigned int *conf)
+{
+	int hosts;
+
+	files_lock();
+	*conf = files.default_ttl;
+	hosts = in_hosts_file(name);
+	files_unlock();
+	return hosts;
+}
+
+/*
  * How long the answer for @name may be kept: the records' TTL (A first,
  * then AAAA) capped by a configured default_ttl, at least 1 s; for a name
  * of /etc/hosts, or one DNS has no record of, default_ttl or DEFAULT_TTL_S.
  */
 unsigned int name_ttl(const char *name)
 {
-	static const int types[] = { ns_t_a, ns_t_aaaa };
-	unsigned char answer[1024];
-	unsigned int i, conf;
-	long ttl = -1;
-	int len, hosts;
+	unsigned int conf;
 
-	files_lock();
-	conf = files.default_ttl;
-	hosts = in_hosts_file(name);
-	files_unlock();
-	if (!hosts && !res_init()) {
-		_res.retry = 1;
-		_res.retrans = 1;
-		for (i = 0; ttl < 0 && i < sizeof(types) / sizeof(types[0]);
-		     i++) {
-			len = res_search(name, ns_c_in, types[i], answer,
-					 sizeof(answer));
-			if (len > 0)
-				ttl = answer_ttl(answer, len < (int)sizeof(answer) ?
-						 len : (int)sizeof(answer));
-		}
-	}
-	if (ttl < 0)
-		return conf ? conf : DEFAULT_TTL_S;
-	if (conf && ttl > conf)
-		ttl = conf;
-	return ttl < 1 ? 1 : (unsigned int)ttl;
+	if (hosts_file_has(name, &conf))
+		return kept_for(-1, conf);
+	return kept_for(searched_ttl(name), conf);
 }
 
 /*
@@ -400,6 +430,30 @@ int resolve(const char *name, char *list, size_t size, int canon)
 	if (len > 0 && canon)
 		len = add_canon(list, size, len, res->ai_canonname);
 	freeaddrinfo(res);
+	return len;
+}
+
+/* lookup.h */
+int resolve_ttl(const char *name, char *list, size_t size, int canon,
+		unsigned int *ttl)
+{
+	struct ttl_query q = { .fd = -1 };
+	unsigned int conf;
+	long records = -1;
+	int hosts, len;
+
+	hosts = hosts_file_has(name, &conf);
+	if (!hosts)
+		ttl_query_send(name, &q);
+	len = resolve(name, list, size, canon);
+	if (len <= 0)
+		return len;	/* a late answer is dropped by the next */
+	if (!hosts) {
+		records = ttl_query_recv(name, &q, TTL_QUERY_WAIT_MS);
+		if (records < 0)
+			records = searched_ttl(name);
+	}
+	*ttl = kept_for(records, conf);
 	return len;
 }
 

@@ -58,6 +58,21 @@ int resolve(const char *name, char *list, size_t size, int canon);
 /* How long the answer for @name, resolved, may be kept (seconds). */
 unsigned int name_ttl(const char *name);
 
+/*
+ * resolve() and name_ttl() at once, @ttl set when it returns a length:
+ * the TTL's query goes out before getaddrinfo() runs and its answer is
+ * read after it (ttl_query.h), res_search() asked only when that gives
+ * none.
+ */
+int resolve_ttl(const char *name, char *list, size_t size, int canon,
+		unsigned int *ttl);
+
+/*
+ * The smallest TTL of the answer records of the DNS response @msg (@len
+ * bytes), or -1 if it has none (or cannot be read).
+ */
+long dns_answer_ttl(const unsigned char *msg, int len);
+
 /* How long the failure @err (a positive errno) of a name may be kept. */
 unsigned int failure_ttl(int err);
 

@@ -230,7 +230,7 @@ static int answer(int32_t key, const char *name)
 	struct timespec now;
 	int len;
 
-	len = resolve(name, payload, sizeof(payload) - UNTIL_MAX, 1);
+	len = resolve_ttl(name, payload, sizeof(payload) - UNTIL_MAX, 1, &ttl);
 	if (len < 0) {
 		ttl = failure_ttl(-len);
 		say(LOG_DEBUG, "%s: reject %s for %u s", name, strerror(-len),
@@ -239,7 +239,6 @@ static int answer(int32_t key, const char *name)
 			return -errno;
 		return 0;
 	}
-	ttl = name_ttl(name);
 	say(LOG_DEBUG, "%s: %s for %u s", name, payload, ttl);
 	clock_gettime(CLOCK_REALTIME, &now);
 	len += snprintf(payload + len, UNTIL_MAX, "," RDMA_ADDRINFO_UPCALL_UNTIL "%lld",
@@ -290,7 +289,7 @@ static void *batch_worker(void *arg)
 {
 	char list[BATCH_LIST_MAX];
 	struct batch_name *bn;
-	unsigned int ttl;
+	unsigned int ttl = 0;
 	int len;
 
 	(void)arg;
@@ -298,8 +297,7 @@ static void *batch_worker(void *arg)
 	while (batch.next < batch.nr) {
 		bn = &batch.names[batch.next++];
 		pthread_mutex_unlock(&batch.lock);
-		len = resolve(bn->name, list, sizeof(list), 1);
-		ttl = len > 0 ? name_ttl(bn->name) : 0;
+		len = resolve_ttl(bn->name, list, sizeof(list), 1, &ttl);
 		pthread_mutex_lock(&batch.lock);
 		if (len > 0)
 			memcpy(bn->list, list, (size_t)len + 1);

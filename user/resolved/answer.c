@@ -39,10 +39,9 @@ void answer_build(struct rdma_addrinfo_resolver_answer *ans, __u64 id,
 	memset(ans, 0, sizeof(*ans));
 	ans->id = id;
 	/* The module sends no other; a name that cannot exist does not. */
-	len = name_ok(name) ? resolve(name, ans->addrs, sizeof(ans->addrs),
-				      with_canon) : -ENXIO;
+	len = name_ok(name) ? resolve_ttl(name, ans->addrs, sizeof(ans->addrs),
+					  with_canon, &ans->ttl) : -ENXIO;
 	if (len > 0) {
-		ans->ttl = name_ttl(name);
 		say(LOG_DEBUG, "%s: %s for %u s", name, ans->addrs, ans->ttl);
 		return;
 	}
