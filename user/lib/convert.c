@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <infiniband/sa.h>
 
@@ -113,19 +114,41 @@ err_free:
  * host's name (gethostname()) where a source was selected for an active
  * result.  0 or EAI_MEMORY.
  */
+/*
+ * The host's name, read again at most once a second per thread: a
+ * gethostname() is a system call (uname) each time, and every active
+ * result list with a source asks for it.  "" when it cannot be read.
+ */
+static const char *rai_host_name(void)
+{
+	static __thread char host[RDMA_ADDRINFO_NAME_MAX + 1];
+	static __thread struct timespec read_at;
+	static __thread int read_once;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if (read_once && now.tv_sec == read_at.tv_sec)
+		return host;
+	if (gethostname(host, sizeof(host)))
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	read_at = now;
+	read_once = 1;
+	return host;
+}
+
 static int rai_set_canonnames(struct rdma_addrinfo *ai, const char *canonname)
 {
-	char host[RDMA_ADDRINFO_NAME_MAX + 1];
+	const char *host;
 
 	if (canonname) {
 		ai->ai_dst_canonname = strdup(canonname);
 		if (!ai->ai_dst_canonname)
 			return EAI_MEMORY;
 	}
-	if (!ai->ai_src_addr || (ai->ai_flags & RAI_PASSIVE) ||
-	    gethostname(host, sizeof(host)))
+	if (!ai->ai_src_addr || (ai->ai_flags & RAI_PASSIVE))
 		return 0;
-	host[sizeof(host) - 1] = '\0';
+	host = rai_host_name();
 	if (!host[0])
 		return 0;
 	ai->ai_src_canonname = strdup(host);

@@ -62,7 +62,19 @@ static int rai_node_is_literal(const char *node)
 	/* One socket type: one answer, nothing for glibc to sort. */
 	struct addrinfo h = { .ai_flags = AI_NUMERICHOST,
 			      .ai_socktype = SOCK_STREAM }, *res;
+	unsigned char addr[sizeof(struct in6_addr)];
 
+	/*
+	 * Decided without glibc where it is sure: the strict forms glibc
+	 * takes too, and a character no numeric form has (blanks, which
+	 * some glibc versions let trail, and a scope are left to glibc).
+	 */
+	if (inet_pton(AF_INET, node, addr) == 1 ||
+	    inet_pton(AF_INET6, node, addr) == 1)
+		return 1;
+	if (!strchr(node, '%') &&
+	    node[strspn(node, "0123456789abcdefABCDEFxX.: \t\n\v\f\r")])
+		return 0;
 	if (getaddrinfo(node, NULL, &h, &res))
 		return 0;
 	freeaddrinfo(res);

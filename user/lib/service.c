@@ -66,6 +66,30 @@ static int rai_sa_service(const char *service, char *out, size_t out_size)
 	return 0;
 }
 
+/*
+ * glibc's answer for a service of decimal digits depends on the digits,
+ * the socket type and the protocol alone (no file is read): the last one
+ * is kept per thread, as a program usually names one port on every call.
+ */
+struct rai_service_memo {
+	char service[8];	/* the digits; "" when nothing is kept */
+	int socktype;
+	int protocol;
+	int ret;		/* getaddrinfo()'s */
+	int qp_type;
+	char port[8];		/* decimal */
+};
+
+static __thread struct rai_service_memo rai_service_memo;
+
+/* Is @s one to five decimal digits (a service kept in the memo)? */
+static int rai_service_digits(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n && n <= 5 && !s[n];
+}
+
 /**
  * rai_map_service - the service bytes to pass to RESOLVE, and the QP type
  *	that librdmacm's getaddrinfo() call gives
@@ -86,8 +110,11 @@ static int rai_sa_service(const char *service, char *out, size_t out_size)
 int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
 		    char *out, size_t out_size, int *qp_type)
 {
+	struct rai_service_memo *memo = &rai_service_memo;
 	struct addrinfo h = { .ai_family = AF_INET }, *res;
-	int ret;
+	/* Without a service: the socket type alone ("0" fits every one). */
+	const char *asked = service ? service : "0";
+	int ret, digits;
 
 	*out = '\0';
 	*qp_type = 0;
@@ -99,14 +126,35 @@ int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
 		h.ai_protocol = rai_protocol(hints->ai_port_space,
 					     h.ai_socktype);
 	}
-	/* Without a service: the socket type alone ("0" fits every one). */
-	ret = getaddrinfo(NULL, service ? service : "0", &h, &res);
+	digits = rai_service_digits(asked);
+	if (digits && !strcmp(memo->service, asked) &&
+	    memo->socktype == h.ai_socktype &&
+	    memo->protocol == h.ai_protocol) {
+		*qp_type = memo->qp_type;
+		if (service && !memo->ret)
+			snprintf(out, out_size, "%s", memo->port);
+		return memo->ret;
+	}
+	ret = getaddrinfo(NULL, asked, &h, &res);
+	if (digits) {
+		snprintf(memo->service, sizeof(memo->service), "%s", asked);
+		memo->socktype = h.ai_socktype;
+		memo->protocol = h.ai_protocol;
+		memo->ret = ret;
+		memo->qp_type = 0;
+		memo->port[0] = '\0';
+	}
 	if (ret)
 		return ret;
 	*qp_type = res->ai_socktype == SOCK_DGRAM ? IBV_QPT_UD : IBV_QPT_RC;
 	if (service)
 		snprintf(out, out_size, "%u",
 			 ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port));
+	if (digits) {
+		memo->qp_type = *qp_type;
+		snprintf(memo->port, sizeof(memo->port), "%u",
+			 ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port));
+	}
 	freeaddrinfo(res);
 	return 0;
 }

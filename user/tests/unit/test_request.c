@@ -212,6 +212,33 @@ TEST(a_name_is_told_from_a_literal)
 	ASSERT_FALSE(req.ctx & RAI_CTX_NAME);
 }
 
+/*
+ * What glibc takes for a numeric address, told without it where the
+ * library is sure (strict forms, a character no numeric form has), and
+ * by glibc otherwise: the same answers either way.
+ */
+TEST(literals_glibc_takes_are_literals_and_names_are_names)
+{
+	static const struct {
+		const char *node;
+		int name;
+	} c[] = {
+		{ "192.0.2.1", 0 }, { "2001:db8::1", 0 }, { "::ffff:1.2.3.4", 0 },
+		{ "127.1", 0 }, { "0x7f.1", 0 }, { "10", 0 }, { "fe80::1%lo", 0 },
+		{ "peer.rai.test", 1 }, { "beef.cafe", 1 }, { "abc", 1 },
+		{ "1.2.3.4.5", 1 }, { "1.2.3.4 ", 1 }, { "x", 1 }, { "g::1", 1 },
+		{ "fe80::1%nosuchif", 1 },
+	};
+	struct rai_request req;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ASSERT_EQ(0, rai_build_request(&req, c[i].node, "7471", NULL));
+		EXPECT_EQ(c[i].name, !!(req.ctx & RAI_CTX_NAME))
+			TH_LOG("%s", c[i].node);
+	}
+}
+
 TEST(request_carries_node_bytes_and_length)
 {
 	struct rai_request req;

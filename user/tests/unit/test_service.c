@@ -115,6 +115,36 @@ TEST(unknown_service_name_is_eai_service)
 	ASSERT_EQ(EAI_SERVICE, map("no-such-rdma-service", 0, 0, 0, out));
 }
 
+/*
+ * A numeric service's answer is kept per thread: asked again with other
+ * hints, or without a service after "0", it is each one's own answer.
+ */
+TEST(numeric_service_asked_again_gets_the_answer_of_its_own_hints)
+{
+	char out[RDMA_ADDRINFO_SERVICE_MAX + 1];
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, map("4791", 0, IBV_QPT_UD, 0, out));
+		ASSERT_STREQ("4791", out);
+		ASSERT_EQ(IBV_QPT_UD, qp);
+		ASSERT_EQ(0, map("4791", 0, 0, 0, out));
+		ASSERT_STREQ("4791", out);
+		ASSERT_EQ(IBV_QPT_RC, qp);
+		ASSERT_EQ(EAI_SOCKTYPE,
+			  map("4791", 0, IBV_QPT_UD, RDMA_PS_TCP, out));
+		ASSERT_EQ(0, map("4792", 0, 0, 0, out));
+		ASSERT_STREQ("4792", out);
+		ASSERT_EQ(0, map("0", 0, 0, 0, out));
+		ASSERT_STREQ("0", out);
+		ASSERT_EQ(0, map(NULL, 0, IBV_QPT_UD, 0, out));
+		ASSERT_STREQ("", out);
+		ASSERT_EQ(IBV_QPT_UD, qp);
+		ASSERT_EQ(0, map("70000", 0, 0, 0, out));
+		ASSERT_STREQ("4464", out);
+	}
+}
+
 TEST(sa_service_id_and_name_are_passed_as_is)
 {
 	char out[RDMA_ADDRINFO_SERVICE_MAX + 1];
