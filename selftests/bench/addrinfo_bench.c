@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,24 +381,28 @@ static void return_row(const char *what, const struct return_time *r)
 	line(what, "-", a, how);
 }
 
-/* The median of REPS return times, field by field. */
-static void return_median(struct return_time *m, struct return_time *r)
+/* The median of one field (at byte @offset) of REPS return times. */
+static double return_field_median(const struct return_time *r, size_t offset)
 {
 	double v[REPS];
 	int i;
 
+	for (i = 0; i < REPS; i++)
+		v[i] = *(const double *)((const char *)&r[i] + offset);
+	return median(v, REPS);
+}
+
+/* The median of REPS return times, field by field. */
+static void return_median(struct return_time *m, struct return_time *r)
+{
+	int i;
+
 	m->split = 1;
-	for (i = 0; i < REPS; i++) {
-		v[i] = r[i].wall;
+	for (i = 0; i < REPS; i++)
 		m->split &= r[i].split;
-	}
-	m->wall = median(v, REPS);
-	for (i = 0; i < REPS; i++)
-		v[i] = r[i].cpu;
-	m->cpu = median(v, REPS);
-	for (i = 0; i < REPS; i++)
-		v[i] = r[i].wait;
-	m->wait = median(v, REPS);
+	m->wall = return_field_median(r, offsetof(struct return_time, wall));
+	m->cpu = return_field_median(r, offsetof(struct return_time, cpu));
+	m->wait = return_field_median(r, offsetof(struct return_time, wait));
 }
 
 /*
