@@ -95,6 +95,23 @@ static int rai_signal_pending(const sigset_t *set)
 }
 
 /*
+ * Whether a handler without SA_RESTART could have ended a wait that has
+ * every handled signal blocked: one installed since, for a signal this
+ * thread does not block.  Without one, poll()'s EINTR came from a handler
+ * with SA_RESTART installed since, or from no handler at all (under
+ * valgrind a synchronous wait once ended with EINTR while only SIGALRMs
+ * of an SA_RESTART handler came): the wait goes on, as librdmacm's read
+ * would.
+ */
+static int rai_unblocked_other_handler(void)
+{
+	sigset_t restart, other;
+
+	rai_signal_handlers(&restart, &other);
+	return !sigisemptyset(&other);
+}
+
+/*
  * Both kinds of handler could run.  Every handled signal stays blocked for
  * the whole wait, and a signalfd of them wakes poll() when one arrives:
  * one of @other (no SA_RESTART) ends the wait with EINTR, its handler
@@ -126,6 +143,8 @@ static int rai_poll_mixed(struct pollfd *pfd, nfds_t nfds,
 	pthread_cleanup_push(rai_mixed_wait_end, &w);
 	for (;;) {
 		n = poll(all, nfds + 1, -1);
+		if (n < 0 && errno == EINTR && !rai_unblocked_other_handler())
+			continue;	/* no handler without SA_RESTART ran */
 		if (n < 0 || !all[nfds].revents)
 			break;	/* EINTR: a handler installed meanwhile */
 		if (rai_signal_pending(other)) {
