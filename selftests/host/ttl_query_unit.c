@@ -76,8 +76,20 @@ static int unit_response(unsigned char *msg, size_t size, const char *qname,
 static void test_match(void)
 {
 	static const unsigned int two[] = { 300, 120 };
+	/* Answers to the query that give no TTL: res_search() is asked. */
+	static const struct {
+		const char *what;
+		int rcode, tc;
+		unsigned int records;
+	} none[] = {
+		{ "NXDOMAIN", ns_r_nxdomain, 0, 0 },
+		{ "SERVFAIL", ns_r_servfail, 0, 0 },
+		{ "no record (NODATA)", ns_r_noerror, 0, 0 },
+		{ "truncated (res_search() asks over TCP)", ns_r_noerror, 1, 2 },
+	};
 	unsigned char msg[NS_PACKETSZ], *q;
 	const char *name = "peer.example";
+	unsigned int i;
 	int len;
 
 	len = unit_response(msg, sizeof(msg), name, 7, ns_r_noerror, 0, two, 2);
@@ -101,18 +113,12 @@ static void test_match(void)
 	CHECK(ttl_query_match(name, 7, msg, len) == TTL_QUERY_OTHER,
 	      "the AAAA question: another query's");
 
-	len = unit_response(msg, sizeof(msg), name, 7, ns_r_nxdomain, 0, NULL, 0);
-	CHECK(ttl_query_match(name, 7, msg, len) == -1,
-	      "NXDOMAIN: its answer, no TTL");
-	len = unit_response(msg, sizeof(msg), name, 7, ns_r_servfail, 0, NULL, 0);
-	CHECK(ttl_query_match(name, 7, msg, len) == -1,
-	      "SERVFAIL: its answer, no TTL");
-	len = unit_response(msg, sizeof(msg), name, 7, ns_r_noerror, 0, NULL, 0);
-	CHECK(ttl_query_match(name, 7, msg, len) == -1,
-	      "no record (NODATA): its answer, no TTL");
-	len = unit_response(msg, sizeof(msg), name, 7, ns_r_noerror, 1, two, 2);
-	CHECK(ttl_query_match(name, 7, msg, len) == -1,
-	      "truncated: its answer, no TTL (res_search() asks over TCP)");
+	for (i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		len = unit_response(msg, sizeof(msg), name, 7, none[i].rcode,
+				    none[i].tc, two, none[i].records);
+		CHECK(ttl_query_match(name, 7, msg, len) == -1,
+		      "%s: its answer, no TTL", none[i].what);
+	}
 }
 
 /* The test's name server's address. */

@@ -107,14 +107,6 @@ err_free:
 }
 
 /*
- * The canonical names of the list's first entry, which librdmacm never
- * fills (rdma_getaddrinfo(3)): the destination's as the module reported
- * it (@canonname: the CNAME target, the first name of its /etc/hosts
- * line, else the name; none for a literal), the source's the local
- * host's name (gethostname()) where a source was selected for an active
- * result.  0 or EAI_MEMORY.
- */
-/*
  * The host's name, read again at most once a second per thread: a
  * gethostname() is a system call (uname) each time, and every active
  * result list with a source asks for it.  "" when it cannot be read.
@@ -137,6 +129,14 @@ static const char *rai_host_name(void)
 	return host;
 }
 
+/*
+ * The canonical names of the list's first entry, which librdmacm never
+ * fills (rdma_getaddrinfo(3)): the destination's as the module reported
+ * it (@canonname: the CNAME target, the first name of its /etc/hosts
+ * line, else the name; none for a literal), the source's the local
+ * host's name (gethostname()) where a source was selected for an active
+ * result.  0 or EAI_MEMORY.
+ */
 static int rai_set_canonnames(struct rdma_addrinfo *ai, const char *canonname)
 {
 	const char *host;

@@ -110,11 +110,13 @@ static int rai_service_digits(const char *s)
 int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
 		    char *out, size_t out_size, int *qp_type)
 {
-	struct rai_service_memo *memo = &rai_service_memo;
+	/* Kept when of digits; any other service is asked each time. */
+	struct rai_service_memo *memo = &rai_service_memo, fresh;
 	struct addrinfo h = { .ai_family = AF_INET }, *res;
 	/* Without a service: the socket type alone ("0" fits every one). */
 	const char *asked = service ? service : "0";
-	int ret, digits;
+	const struct sockaddr_in *sin;
+	int digits;
 
 	*out = '\0';
 	*qp_type = 0;
@@ -127,34 +129,27 @@ int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
 					     h.ai_socktype);
 	}
 	digits = rai_service_digits(asked);
-	if (digits && !strcmp(memo->service, asked) &&
-	    memo->socktype == h.ai_socktype &&
-	    memo->protocol == h.ai_protocol) {
-		*qp_type = memo->qp_type;
-		if (service && !memo->ret)
-			snprintf(out, out_size, "%s", memo->port);
-		return memo->ret;
-	}
-	ret = getaddrinfo(NULL, asked, &h, &res);
-	if (digits) {
+	if (!digits || strcmp(memo->service, asked) ||
+	    memo->socktype != h.ai_socktype ||
+	    memo->protocol != h.ai_protocol) {
+		memo = digits ? memo : &fresh;
+		memo->ret = getaddrinfo(NULL, asked, &h, &res);
+		if (!memo->ret) {
+			memo->qp_type = res->ai_socktype == SOCK_DGRAM ?
+					IBV_QPT_UD : IBV_QPT_RC;
+			sin = (const struct sockaddr_in *)res->ai_addr;
+			snprintf(memo->port, sizeof(memo->port), "%u",
+				 ntohs(sin->sin_port));
+			freeaddrinfo(res);
+		}
 		snprintf(memo->service, sizeof(memo->service), "%s", asked);
 		memo->socktype = h.ai_socktype;
 		memo->protocol = h.ai_protocol;
-		memo->ret = ret;
-		memo->qp_type = 0;
-		memo->port[0] = '\0';
 	}
-	if (ret)
-		return ret;
-	*qp_type = res->ai_socktype == SOCK_DGRAM ? IBV_QPT_UD : IBV_QPT_RC;
+	if (memo->ret)
+		return memo->ret;
+	*qp_type = memo->qp_type;
 	if (service)
-		snprintf(out, out_size, "%u",
-			 ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port));
-	if (digits) {
-		memo->qp_type = *qp_type;
-		snprintf(memo->port, sizeof(memo->port), "%u",
-			 ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port));
-	}
-	freeaddrinfo(res);
+		snprintf(out, out_size, "%s", memo->port);
 	return 0;
 }
