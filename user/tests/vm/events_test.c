@@ -827,7 +827,10 @@ TEST_F_TIMEOUT(ev, sa_restart_and_other_handlers_each_as_librdmacm, 120)
 	EXPECT_EQ(2, usr1s);
 	kill(self->frozen_dns, SIGCONT);
 	self->frozen_dns = 0;
-	EXPECT_EQ(0, rdma_resolve_addrinfo(sync, RAI_ZONE_PEER, NULL, NULL));
+	errno = 0;
+	ret = rdma_resolve_addrinfo(sync, RAI_ZONE_PEER, NULL, NULL);
+	EXPECT_EQ(0, ret) TH_LOG("after the thaw: %s after %d alarms",
+				 strerror(errno), (int)alarms);
 	EXPECT_EQ(0, rdma_query_addrinfo(sync, &res));
 	rdma_freeaddrinfo(res);
 
