@@ -165,6 +165,29 @@ static int rai_poll_mixed(struct pollfd *pfd, nfds_t nfds,
 }
 
 /**
+ * rai_poll_now - poll(@pfd) without waiting
+ * @pfd: the descriptors
+ * @nfds: how many
+ *
+ * poll() with no timeout fails with EINTR when a signal came during the
+ * call, whatever its handler's flags (the kernel restarts it only for no
+ * handler), and then says nothing of the descriptors: they are looked at
+ * again, after the handler ran.  A signal before a wait begins does not
+ * end librdmacm's read either.
+ *
+ * Return: as poll() with timeout 0, never EINTR.
+ */
+int rai_poll_now(struct pollfd *pfd, nfds_t nfds)
+{
+	int n;
+
+	do
+		n = poll(pfd, nfds, 0);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/**
  * rai_wait_fds - wait for @pfd as librdmacm's blocking read waits
  * @pfd: the descriptors (at most RAI_WAIT_FDS)
  * @nfds: how many
@@ -182,7 +205,7 @@ int rai_wait_fds(struct pollfd *pfd, nfds_t nfds)
 	int n;
 
 	/* Ready already (the common case): no handlers to look at. */
-	n = poll(pfd, nfds, 0);
+	n = rai_poll_now(pfd, nfds);
 	while (!n) {
 		rai_signal_handlers(&restart, &other);
 		if (!sigisemptyset(&restart) && !sigisemptyset(&other))
@@ -339,7 +362,7 @@ static int rai_get_ucma_event(struct rai_channel *ch,
 		return 1;
 	}
 	pthread_cleanup_push(rai_reading_done, ch);
-	if (poll(&pfd, 1, 0) == 1) {
+	if (rai_poll_now(&pfd, 1) == 1) {
 		/*
 		 * librdmacm allocates the event before its write(), a
 		 * cancellation point: a thread cancelled there leaks it.
@@ -483,7 +506,7 @@ static int rai_wait_for_event(struct rai_wait *w, struct rdma_cm_event **event)
 		if (*event)
 			return 0;
 		/* Negative fds (none yet) are left out by poll(). */
-		n = poll(pfd, RAI_WAIT_FDS, 0);
+		n = rai_poll_now(pfd, RAI_WAIT_FDS);
 		if (!n && w->blocking) {
 			/* An event ready before the kick fd was there? */
 			if (!w->tried_kick && rai_wait_take_kick(w))

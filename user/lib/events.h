@@ -22,6 +22,9 @@ struct rai_id *rai_read_module_event(struct rai_channel *ch);
 /* The most descriptors rai_wait_fds() waits for. */
 #define RAI_WAIT_FDS	3
 
+/* poll(@pfd) without waiting, a signal meanwhile not taken for an answer. */
+int rai_poll_now(struct pollfd *pfd, nfds_t nfds);
+
 /* poll(@pfd) with no timeout, ended by signals as librdmacm's read is. */
 int rai_wait_fds(struct pollfd *pfd, nfds_t nfds);
 

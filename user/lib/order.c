@@ -29,6 +29,7 @@
  */
 #include <poll.h>
 
+#include "events.h"
 #include "order.h"
 
 /* Whether @fd has an event queued (a negative fd has none). */
@@ -36,7 +37,7 @@ static int rai_order_readable(int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-	return fd >= 0 && poll(&pfd, 1, 0) == 1;
+	return fd >= 0 && rai_poll_now(&pfd, 1) == 1;
 }
 
 /* Look at @ch's queues: what goes first from now on. */
