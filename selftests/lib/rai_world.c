@@ -34,12 +34,18 @@ int rai_hosts_add(char *line, size_t size, const char *ip, const char *name)
 	return rai_sh("printf '%%s\\n' '%s' >> /etc/hosts", line);
 }
 
+/*
+ * Renamed over /etc/hosts, never rewritten in place: a lookup reading it
+ * meanwhile (an upcall's helper, a refresh in the background) sees the
+ * old file or the new one, never an empty or half-written one, which
+ * would send a name of the file to DNS (-EREMOTEIO, kept in the keyring
+ * for a minute).
+ */
 void rai_hosts_remove(const char *line)
 {
 	if (line[0])
 		rai_sh("grep -vxF '%s' /etc/hosts > /etc/hosts.rai && "
-		       "cat /etc/hosts.rai > /etc/hosts && rm -f /etc/hosts.rai",
-		       line);
+		       "mv -f /etc/hosts.rai /etc/hosts", line);
 }
 
 /* ---- upcalls ---------------------------------------------------------- */

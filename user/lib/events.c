@@ -98,10 +98,10 @@ static int rai_signal_pending(const sigset_t *set)
  * Whether a handler without SA_RESTART could have ended a wait that has
  * every handled signal blocked: one installed since, for a signal this
  * thread does not block.  Without one, poll()'s EINTR came from a handler
- * with SA_RESTART installed since, or from no handler at all (under
- * valgrind a synchronous wait once ended with EINTR while only SIGALRMs
- * of an SA_RESTART handler came): the wait goes on, as librdmacm's read
- * would.
+ * with SA_RESTART installed since, or from no handler at all: the wait
+ * goes on, as librdmacm's read would.  (The EINTR seen once under
+ * valgrind while only SIGALRMs of an SA_RESTART handler came was the look
+ * before the wait: see rai_poll_now().)
  */
 static int rai_unblocked_other_handler(void)
 {
