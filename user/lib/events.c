@@ -169,7 +169,7 @@ static int rai_poll_mixed(struct pollfd *pfd, nfds_t nfds,
  * @pfd: the descriptors
  * @nfds: how many
  *
- * poll() with no timeout fails with EINTR when a signal came during the
+ * poll() with a zero timeout fails with EINTR when a signal came during the
  * call, whatever its handler's flags (the kernel restarts it only for no
  * handler), and then says nothing of the descriptors: they are looked at
  * again, after the handler ran.  A signal before a wait begins does not
