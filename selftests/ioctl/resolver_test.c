@@ -207,7 +207,7 @@ static long long rvt_gauge_settles(const char *name, long long value, int ms)
 	long long v, end = rai_now_ms() + ms;
 
 	while ((v = rai_stat(name)) != value && rai_now_ms() < end)
-		usleep(20000);
+		usleep(20000);	/* the pace of the looks, not a wait */
 	return v;
 }
 
@@ -621,12 +621,14 @@ struct rvt_blocking_take {
 	int fd;
 	rvt_name_t names[4];
 	atomic_int ret;		/* INT_MIN while the TAKE waits */
+	pid_t tid;
 };
 
 static void *rvt_blocking_take_thread(void *arg)
 {
 	struct rvt_blocking_take *b = arg;
 
+	__atomic_store_n(&b->tid, gettid(), __ATOMIC_RELEASE);
 	atomic_store(&b->ret, rvt_take(b->fd, b->names, 4));
 	return NULL;
 }
@@ -642,13 +644,14 @@ TEST_F(resolver, blocking_take_woken_by_a_resolve)
 	ASSERT_EQ(0, fcntl(self->rfd, F_SETFL, 0));
 	atomic_store(&b.ret, -1000000);
 	ASSERT_EQ(0, pthread_create(&th, NULL, rvt_blocking_take_thread, &b));
-	usleep(300000);
+	EXPECT_EQ(0, rai_task_wait_asleep(&b.tid, ANSWER_MS))
+		TH_LOG("the TAKE never slept");
 	EXPECT_EQ(-1000000, atomic_load(&b.ret))
 		TH_LOG("TAKE returned with nothing to take");
 	rai_unique_name(name, sizeof(name), "rvblk");
 	ASSERT_EQ(0, rvt_ask(self->fd, name, 1, &h));
 	for (i = 0; i < 500 && atomic_load(&b.ret) == -1000000; i++)
-		usleep(20000);
+		usleep(20000);	/* the pace of a look with a deadline */
 	ASSERT_NE(-1000000, atomic_load(&b.ret))
 		TH_LOG("the blocking TAKE was not woken");
 	pthread_join(th, NULL);
@@ -712,7 +715,7 @@ TEST_F(resolver, one_name_of_three_requests_taken_once)
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, rvt_ask(self->fd, name, 10 + i, &h[i]));
 	ASSERT_EQ(1, rvt_take_n(self->rfd, names, 1, ANSWER_MS));
-	usleep(300000);
+	/* Each RESOLVE queued or joined its name before it returned. */
 	EXPECT_EQ(-EAGAIN, rvt_take(self->rfd, names + 1, 7))
 		TH_LOG("the name was offered twice");
 	ASSERT_EQ(0, rvt_answer_one(self->rfd, names[0].id, 0, GOOD_ADDR, &out));
@@ -758,6 +761,7 @@ static pid_t rvt_ask_as(uid_t uid, char (*names)[128], int n, int up,
 /* Users A then B ask three names each: TAKE of two gets one of each. */
 TEST_F(resolver, names_of_two_users_taken_round_robin)
 {
+	long long queued = rai_stat("resolver_outstanding");
 	char a[3][128], b[3][128], c = 0;
 	rvt_name_t names[2];
 	int up[2], go[2], i, r;
@@ -772,12 +776,14 @@ TEST_F(resolver, names_of_two_users_taken_round_robin)
 	pa = rvt_ask_as(USER_A, a, 3, up[1], go[0]);
 	ASSERT_LT(0, pa);
 	ASSERT_EQ(1, read(up[0], &c, 1));
-	usleep(100000);
+	/* A's names queued first: each RESOLVE queued its name. */
+	ASSERT_LE(queued + 3, rai_stat_wait("resolver_outstanding",
+					    queued + 3, ANSWER_MS));
 	pb = rvt_ask_as(USER_B, b, 3, up[1], go[0]);
 	ASSERT_LT(0, pb);
 	ASSERT_EQ(1, read(up[0], &c, 1));
-	/* Let the module queue every name (its batch gathers 10 ms). */
-	usleep(500000);
+	ASSERT_LE(queued + 6, rai_stat_wait("resolver_outstanding",
+					    queued + 6, ANSWER_MS));
 	for (r = 0; r < 3; r++) {
 		ASSERT_EQ(2, rvt_take(self->rfd, names, 2)) TH_LOG("round %d", r);
 		EXPECT_TRUE(!strcmp(names[0].name, a[r]) ||
@@ -1317,7 +1323,7 @@ TEST_F_TIMEOUT(resolver, resolver_closes_every_request_completes_once, 150)
 {
 	struct rvt_sync_lookup s = { .status = 1 };
 	long long f0 = rai_stat("resolver_fallbacks");
-	long long u0 = rai_stat("resolver_unregistered");
+	long long u0 = rai_stat("resolver_unregistered"), q;
 	rvt_name_t names[4];
 	__u32 h[NR_HOSTS - 1];
 	pthread_t th;
@@ -1328,8 +1334,11 @@ TEST_F_TIMEOUT(resolver, resolver_closes_every_request_completes_once, 150)
 		ASSERT_EQ(0, rvt_ask(self->fd, self->hosts[i], i, &h[i]));
 	ASSERT_EQ(2, rvt_take_n(self->rfd, names, 2, ANSWER_MS));
 	s.name = self->hosts[NR_HOSTS - 1];
+	q = rai_stat("resolver_outstanding");
 	ASSERT_EQ(0, pthread_create(&th, NULL, rvt_sync_lookup_thread, &s));
-	usleep(500000);
+	/* The synchronous lookup's name queued too, waiting to be taken. */
+	ASSERT_LE(q + 1, rai_stat_wait("resolver_outstanding", q + 1,
+				       ANSWER_MS));
 	EXPECT_FALSE(rai_readable(self->fd));
 	close(self->rfd);
 	self->rfd = -1;
@@ -1432,7 +1441,7 @@ TEST_F_TIMEOUT(resolver, past_the_users_share_its_names_go_to_the_upcall,
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(1, read(up[0], &c, 1));
 	n = rvt_take_n(self->rfd, names, 2, ANSWER_MS);
-	usleep(300000);
+	/* Every RESOLVE, B's too (up), queued its name before it returned. */
 	if (n == 2)
 		n += rvt_take(self->rfd, names + 2, 2) == -EAGAIN ? 0 : 1;
 	ASSERT_EQ(1, write(go[1], "g", 1));
@@ -1458,7 +1467,7 @@ TEST_F(resolver, destroyed_while_waiting_to_be_taken_no_event)
 	ASSERT_EQ(0, rvt_ask(self->fd, name, 1, &h));
 	ASSERT_EQ(0, rai_destroy(self->fd, h, &dropped));
 	EXPECT_EQ(0, dropped);
-	usleep(200000);
+	/* Either outcome is checked: still offered, or gone. */
 	n = rvt_take(self->rfd, names, 4);
 	if (n == 1) {
 		/* Offered still: its answer goes nowhere. */
@@ -1540,7 +1549,7 @@ static int rvt_race_reregister(struct rvt_race *r)
 	for (tries = 0; tries < 100 && fd == -EBUSY; tries++) {
 		fd = rvt_open_registered(NULL);
 		if (fd == -EBUSY)
-			usleep(10000);
+			usleep(10000);	/* the pace of the tries */
 	}
 	if (fd < 0) {
 		fprintf(stderr, "# registering again: %d\n", fd);
@@ -1572,7 +1581,7 @@ static void *rvt_race_resolver(void *arg)
 		}
 		n = rvt_take(r->rfd, names + held, 16 - held);
 		if (n == -EAGAIN) {
-			usleep(500);
+			usleep(500);	/* a busy resolver's pace */
 			n = 0;
 		} else if (n < 0) {
 			atomic_fetch_add(&r->failures, 1);
@@ -1623,7 +1632,7 @@ static void *rvt_race_caller(void *arg)
 		for (i = 0; i < k; i++)
 			if (rand_r(&seed) % 3 == 0)
 				h[i] = rai_destroy(fd, h[i], NULL) ? h[i] : 0;
-		usleep(rand_r(&seed) % 3000);
+		usleep(rand_r(&seed) % 3000);	/* varied: the race's moment */
 		for (i = 0; i < k; i++)
 			if (h[i] && rand_r(&seed) % 2)
 				rai_destroy(fd, h[i], NULL);
@@ -1646,7 +1655,7 @@ TEST_F_TIMEOUT(resolver, destroy_and_close_race_take_and_answer, 120)
 	for (i = 0; i < RACE_CALLERS; i++)
 		ASSERT_EQ(0, pthread_create(&callers[i], NULL, rvt_race_caller,
 					    &r));
-	usleep(RACE_MS * 1000);
+	usleep(RACE_MS * 1000);	/* how long the race runs */
 	atomic_store(&r.stop, true);
 	for (i = 0; i < RACE_CALLERS; i++)
 		pthread_join(callers[i], NULL);

@@ -258,7 +258,7 @@ int rai_wait_done(int fd, __u32 handle, int timeout_ms)
 			return ret;
 		if (rai_now_ms() > end)
 			return -ETIMEDOUT;
-		usleep(2000);
+		usleep(2000);	/* the pace of a look with a deadline */
 	}
 }
 

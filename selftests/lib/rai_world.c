@@ -163,7 +163,7 @@ int rai_upcall_counter_install(void)
 		"# Held while the hold file names a live process (the test).\n"
 		"while { read -r pid < " UPCALL_HOLD "; } 2>/dev/null &&\n"
 		"      kill -0 \"$pid\" 2>/dev/null; do\n"
-		"	sleep 0.05\n"
+		"	sleep 0.05	# the pace of the look at the hold\n"
 		"done\n"
 		"# Names containing the text of the name-hold file wait, without\n"
 		"# polling, while the test holds its lock (rai_upcall_hold_names).\n"
@@ -275,7 +275,7 @@ int rai_upcall_wait_count(long target, int timeout_ms)
 	while (rai_upcall_count() < target) {
 		if (rai_now_ms() > end)
 			return -ETIMEDOUT;
-		usleep(20000);
+		usleep(20000);	/* the pace of a look with a deadline */
 	}
 	return 0;
 }
@@ -285,8 +285,42 @@ long long rai_stat_wait(const char *name, long long target, int timeout_ms)
 	long long end = rai_now_ms() + timeout_ms, v;
 
 	while ((v = rai_stat(name)) < target && rai_now_ms() < end)
-		usleep(20000);
+		usleep(20000);	/* the pace of the looks, not a wait */
 	return v;
+}
+
+bool rai_task_sleeps(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	/* A thread's /proc/TID is there, though not listed. */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+int rai_task_wait_asleep(const pid_t *tid, int timeout_ms)
+{
+	long long end = rai_now_ms() + timeout_ms;
+	int asleep = 0;
+	pid_t t;
+
+	while (asleep < 3) {
+		if (rai_now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(20000);	/* the pace of the looks, not a wait */
+		t = __atomic_load_n(tid, __ATOMIC_ACQUIRE);
+		asleep = t && rai_task_sleeps(t) ? asleep + 1 : 0;
+	}
+	return 0;
 }
 
 bool rai_dns_helper_active(void)
@@ -447,7 +481,7 @@ int rai_module_unload_within(int timeout_ms)
 		ret = rai_module_unload();
 		if (!ret || rai_now_ms() > end)
 			return ret;
-		usleep(50000);
+		usleep(50000);	/* the pace of a look with a deadline */
 	}
 }
 
@@ -477,7 +511,7 @@ int rai_module_load(const char *params)
 	while (access(RAI_DEV_PATH, F_OK)) {
 		if (rai_now_ms() > end)
 			return -ENODEV;
-		usleep(10000);
+		usleep(10000);	/* the pace of a look with a deadline */
 	}
 	return 0;
 }
@@ -530,7 +564,7 @@ int rai_dns_server_stop(void)
 	while (!kill(pid, 0)) {
 		if (rai_now_ms() > end)
 			return -ETIMEDOUT;
-		usleep(10000);
+		usleep(10000);	/* the pace of a look with a deadline */
 	}
 	unlink("/run/dnsmasq.pid");
 	return 0;
@@ -574,7 +608,7 @@ int rai_dns_server_start(void)
 	while (dnsmasq_pid() < 0) {
 		if (rai_now_ms() > end)
 			return -ETIMEDOUT;
-		usleep(10000);
+		usleep(10000);	/* the pace of a look with a deadline */
 	}
 	return 0;
 }

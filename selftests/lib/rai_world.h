@@ -128,4 +128,15 @@ int rai_wait_child(pid_t pid);
 /* Keys uid holds against its quota (/proc/key-users qnkeys), or -errno. */
 long rai_key_user_keys(uid_t uid);
 
+/* ---- threads -------------------------------------------------------- */
+
+/* Whether thread (or process) @tid sleeps: state S, blocked in a wait. */
+bool rai_task_sleeps(pid_t tid);
+/*
+ * Wait up to @timeout_ms until the thread whose tid *@tid holds (0 until
+ * it has started and stored it) sleeps on three looks 20 ms apart: blocked
+ * in its call, not passing a lock.  0 or -ETIMEDOUT.
+ */
+int rai_task_wait_asleep(const pid_t *tid, int timeout_ms);
+
 #endif /* RAI_WORLD_H */

@@ -5,9 +5,11 @@
  * events among them.  An event is "queued" once a program polling the
  * descriptors of rdma_addrinfo_channel_fd(3) sees it: the ADDRINFO event on
  * the module fd (with the wake-ups of librdmacm 60+ on 6.18+ the library's
- * thread takes it from there at once: a short pause stands in), the
- * rdma_cm event (ADDR_RESOLVED of the peer) on channel->fd.  Each order
- * both ways, and the control: two rdma_cm events, librdmacm's own order.
+ * thread takes it from there at once and queues its wake-up on channel->fd:
+ * the module's count of completed requests, its fd empty again and every
+ * other thread asleep say that is done), the rdma_cm event (ADDR_RESOLVED
+ * of the peer) on channel->fd.  Each order both ways, and the control: two
+ * rdma_cm events, librdmacm's own order.
  */
 #include "kselftest_harness.h"
 #include "vm_test.h"
@@ -20,10 +22,14 @@ FIXTURE(order) {
 	struct rdma_cm_id *a;		/* its requests: rdma_resolve_addrinfo() */
 	struct rdma_cm_id *b, *c;	/* theirs: rdma_resolve_addr() */
 	int module_fd;
+	int wake;			/* wake.c's watcher takes the events */
+	long long completed;		/* the module's count before a request */
 };
 
 FIXTURE_SETUP(order)
 {
+	const char *why;
+
 	self->ch = rdma_create_event_channel();
 	ASSERT_NE(NULL, self->ch);
 	ASSERT_EQ(0, rdma_create_id(self->ch, &self->a, NULL, RDMA_PS_TCP));
@@ -31,6 +37,7 @@ FIXTURE_SETUP(order)
 	ASSERT_EQ(0, rdma_create_id(self->ch, &self->c, NULL, RDMA_PS_TCP));
 	self->module_fd = rdma_addrinfo_channel_fd(self->ch);
 	ASSERT_LE(0, self->module_fd);
+	self->wake = rai_wake_expected(&why);
 }
 
 FIXTURE_TEARDOWN(order)
@@ -57,11 +64,62 @@ static int order_readable(int fd, int ms)
 	return poll(&pfd, 1, ms) == 1;
 }
 
-/* Until @self->a's ADDRINFO event is queued. */
-static void order_wait_addrinfo(FIXTURE_DATA(order) *self)
+/* The module's count of completed requests (debugfs), or -1. */
+static long long order_completed(void)
 {
-	order_readable(self->module_fd, ORDER_MS);
-	usleep(200000);		/* the wake-up of wake.c, where there is one */
+	FILE *f = fopen("/sys/kernel/debug/rdma_addrinfo/stats", "re");
+	long long v, found = -1;
+	char key[64];
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, "completed"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* rdma_resolve_addrinfo() of a literal for @self->a. */
+static int order_start_addrinfo(FIXTURE_DATA(order) *self)
+{
+	self->completed = order_completed();
+	return rdma_resolve_addrinfo(self->a, RAI_IP4_B, NULL, NULL);
+}
+
+/* Until @self->a's ADDRINFO event is queued. */
+static void order_wait_addrinfo(struct __test_metadata *_metadata,
+				FIXTURE_DATA(order) *self)
+{
+	int i;
+
+	if (!self->wake) {
+		ASSERT_TRUE(order_readable(self->module_fd, ORDER_MS))
+			TH_LOG("no ADDRINFO event on the module fd");
+		return;
+	}
+	/* The watcher's wake-up: the request done, its event read ahead. */
+	ASSERT_LE(0, self->completed) TH_LOG("no debugfs statistics");
+	for (i = 0; order_completed() <= self->completed ||
+		    order_readable(self->module_fd, 0); i++) {
+		ASSERT_GT(ORDER_MS / 10, i)
+			TH_LOG("the ADDRINFO event was not read ahead");
+		usleep(10000);	/* the pace of the looks, not a wait */
+	}
+	ASSERT_EQ(0, rai_other_threads_wait_asleep(ORDER_MS))
+		TH_LOG("the library's watcher never went back to sleep");
+}
+
+/*
+ * Until the rdma_cm event just started is queued, channel->fd holding
+ * nothing else.  With wake.c's wake-ups it holds the ADDRINFO event's
+ * wake-up too, queued first: rdma_cm's own queue then keeps the order.
+ */
+static void order_wait_addr(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(order) *self)
+{
+	ASSERT_TRUE(order_readable(self->ch->fd, ORDER_MS))
+		TH_LOG("no rdma_cm event on channel->fd");
 }
 
 /* The next event is @type for @id; acked. */
@@ -83,11 +141,10 @@ static void order_expect(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(order, addrinfo_event_queued_first_comes_first, 60)
 {
-	ASSERT_EQ(0, rdma_resolve_addrinfo(self->a, RAI_IP4_B, NULL, NULL));
-	order_wait_addrinfo(self);
+	ASSERT_EQ(0, order_start_addrinfo(self));
+	order_wait_addrinfo(_metadata, self);
 	ASSERT_EQ(0, order_start_addr(self->b));
-	ASSERT_TRUE(order_readable(self->ch->fd, ORDER_MS));
-	usleep(200000);
+	order_wait_addr(_metadata, self);
 	order_expect(_metadata, self, self->a, RDMA_CM_EVENT_ADDRINFO_RESOLVED);
 	order_expect(_metadata, self, self->b, RDMA_CM_EVENT_ADDR_RESOLVED);
 }
@@ -96,8 +153,8 @@ TEST_F_TIMEOUT(order, rdma_cm_event_queued_first_comes_first, 60)
 {
 	ASSERT_EQ(0, order_start_addr(self->b));
 	ASSERT_TRUE(order_readable(self->ch->fd, ORDER_MS));
-	ASSERT_EQ(0, rdma_resolve_addrinfo(self->a, RAI_IP4_B, NULL, NULL));
-	order_wait_addrinfo(self);
+	ASSERT_EQ(0, order_start_addrinfo(self));
+	order_wait_addrinfo(_metadata, self);
 	order_expect(_metadata, self, self->b, RDMA_CM_EVENT_ADDR_RESOLVED);
 	order_expect(_metadata, self, self->a, RDMA_CM_EVENT_ADDRINFO_RESOLVED);
 }
@@ -110,12 +167,11 @@ TEST_F_TIMEOUT(order, addrinfo_event_between_two_rdma_cm_events, 60)
 {
 	ASSERT_EQ(0, order_start_addr(self->b));
 	ASSERT_TRUE(order_readable(self->ch->fd, ORDER_MS));
-	ASSERT_EQ(0, rdma_resolve_addrinfo(self->a, RAI_IP4_B, NULL, NULL));
-	order_wait_addrinfo(self);
+	ASSERT_EQ(0, order_start_addrinfo(self));
+	order_wait_addrinfo(_metadata, self);
 	order_expect(_metadata, self, self->b, RDMA_CM_EVENT_ADDR_RESOLVED);
 	ASSERT_EQ(0, order_start_addr(self->c));
-	ASSERT_TRUE(order_readable(self->ch->fd, ORDER_MS));
-	usleep(200000);
+	order_wait_addr(_metadata, self);
 	order_expect(_metadata, self, self->a, RDMA_CM_EVENT_ADDRINFO_RESOLVED);
 	order_expect(_metadata, self, self->c, RDMA_CM_EVENT_ADDR_RESOLVED);
 }
@@ -125,9 +181,8 @@ TEST_F_TIMEOUT(order, two_rdma_cm_events_as_librdmacm_queues_them, 60)
 {
 	ASSERT_EQ(0, order_start_addr(self->b));
 	ASSERT_TRUE(order_readable(self->ch->fd, ORDER_MS));
-	usleep(200000);
+	/* c's event, queued now or later, can only come after b's. */
 	ASSERT_EQ(0, order_start_addr(self->c));
-	usleep(500000);
 	order_expect(_metadata, self, self->b, RDMA_CM_EVENT_ADDR_RESOLVED);
 	order_expect(_metadata, self, self->c, RDMA_CM_EVENT_ADDR_RESOLVED);
 }

@@ -67,6 +67,7 @@ struct waiter {
 	int (*call)(struct waiter *w);
 	struct rdma_cm_event *ev;
 	int ret, err, joined;
+	pid_t tid;
 	pthread_t thread;
 	sem_t done;
 };
@@ -75,6 +76,7 @@ static void *waiter_main(void *arg)
 {
 	struct waiter *w = arg;
 
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	w->ret = w->call(w);
 	w->err = errno;
 	sem_post(&w->done);
@@ -113,6 +115,14 @@ static int thread_start(struct waiter *w, int (*call)(struct waiter *w),
 static int waiter_start(struct waiter *w, struct rdma_event_channel *ch)
 {
 	return thread_start(w, call_get_cm_event, ch, NULL);
+}
+
+/* A waiter started and asleep in rdma_get_cm_event(): 0, or -1. */
+static int waiter_start_asleep(struct waiter *w, struct rdma_event_channel *ch)
+{
+	if (waiter_start(w, ch))
+		return -1;
+	return rai_thread_wait_asleep(&w->tid, RAI_ASLEEP_MS);
 }
 
 /* Return: 0 when it returned within @ms (and was joined), -1 if not. */
@@ -159,6 +169,21 @@ static int channel_has_event(struct rdma_event_channel *ch, int ms)
 	return 1;
 }
 
+/*
+ * Wait up to @ms until an event is queued on @ch without taking it: on its
+ * module fd, or on channel->fd (where wake.c's watcher moves it as a
+ * wake-up).  Return: 1 if one is.
+ */
+static int event_queued(struct rdma_event_channel *ch, int ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = ch->fd, .events = POLLIN },
+		{ .fd = rdma_addrinfo_channel_fd(ch), .events = POLLIN },
+	};
+
+	return poll(pfd, 2, ms) > 0;
+}
+
 /* An ordinary rdma_cm event for @id: ADDR_RESOLVED of the peer. */
 static int start_ucma_event(struct rdma_cm_id *id)
 {
@@ -173,8 +198,8 @@ TEST_F_TIMEOUT(ev, waiter_blocked_on_a_fresh_channel_gets_the_event, 60)
 {
 	struct waiter w;
 
-	ASSERT_EQ(0, waiter_start(&w, self->ch));
-	usleep(300000);
+	ASSERT_EQ(0, waiter_start_asleep(&w, self->ch))
+		TH_LOG("the waiter never blocked in rdma_get_cm_event()");
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
 					   NULL));
 	ASSERT_EQ(0, waiter_wait(&w, 10000))
@@ -203,8 +228,8 @@ TEST_F_TIMEOUT(ev, waiter_blocked_before_the_module_was_loaded_sleeps_on, 90)
 	self->reload = !rai_module_set_loaded(0);
 	if (!access(RAI_DEVICE, F_OK))
 		SKIP(return, "the module could not be unloaded");
-	ASSERT_EQ(0, waiter_start(&w, self->ch));
-	sleep(1);	/* blocked by then, under valgrind too */
+	ASSERT_EQ(0, waiter_start_asleep(&w, self->ch))
+		TH_LOG("the waiter never blocked in rdma_get_cm_event()");
 	ASSERT_EQ(0, rai_module_set_loaded(1));
 	self->reload = 0;
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, "4791",
@@ -234,8 +259,8 @@ TEST_F_TIMEOUT(ev, waiter_blocked_after_an_earlier_request_gets_the_next, 60)
 	ASSERT_EQ(0, waiter_start(&w, self->ch));
 	ASSERT_EQ(0, waiter_wait(&w, 10000));
 	expect_addrinfo_event(_metadata, w.ev, self->id, 1);
-	ASSERT_EQ(0, waiter_start(&w, self->ch));
-	usleep(300000);
+	ASSERT_EQ(0, waiter_start_asleep(&w, self->ch))
+		TH_LOG("the waiter never blocked in rdma_get_cm_event()");
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
 					   NULL));
 	ASSERT_EQ(0, waiter_wait(&w, 10000));
@@ -260,10 +285,18 @@ TEST_F_TIMEOUT(ev, two_waiters_get_an_rdma_cm_event_and_an_addrinfo_event, 60)
 	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 10000));
 	expect_addrinfo_event(_metadata, ev, self->id, 1);
 	for (i = 0; i < 2; i++)
-		ASSERT_EQ(0, waiter_start(&w[i], self->ch));
-	usleep(300000);
+		ASSERT_EQ(0, waiter_start_asleep(&w[i], self->ch))
+			TH_LOG("waiter %d never blocked", i);
 	ASSERT_EQ(0, start_ucma_event(other));
-	usleep(500000);
+	/* One took the rdma_cm event; the other goes back to its wait. */
+	for (i = 0; waiter_wait(&w[0], 0) && waiter_wait(&w[1], 0); i++) {
+		ASSERT_GT(RAI_ASLEEP_MS / 10, i)
+			TH_LOG("no waiter returned with the rdma_cm event");
+		usleep(10000);	/* the pace of the looks, not a wait */
+	}
+	ASSERT_EQ(0, rai_thread_wait_asleep(&w[w[0].joined ? 1 : 0].tid,
+					    RAI_ASLEEP_MS))
+		TH_LOG("the other waiter did not go back to sleep");
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
 					   NULL));
 	for (i = 0; i < 2; i++) {
@@ -475,8 +508,8 @@ TEST_F_TIMEOUT(ev, sigalrm_with_sa_restart_never_interrupts_a_wait, 90)
 	self->ch = rdma_create_event_channel();
 	ASSERT_NE(NULL, self->ch);
 	ASSERT_EQ(0, rdma_create_id(self->ch, &self->id, NULL, RDMA_PS_TCP));
-	ASSERT_EQ(0, waiter_start(&w, self->ch));
-	usleep(300000);
+	ASSERT_EQ(0, waiter_start_asleep(&w, self->ch))
+		TH_LOG("the waiter never blocked in rdma_get_cm_event()");
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id,
 		  rai_fresh_missing_name(name, sizeof(name)), NULL, NULL));
 	ASSERT_EQ(0, waiter_wait(&w, EVENT_MS));
@@ -583,36 +616,15 @@ static pid_t freeze_dns_server(void)
 struct interrupter {
 	pthread_t target, thread;
 	pid_t tid;
-	int sig;
+	int sig, late;
 };
-
-static int thread_sleeps(pid_t tid)
-{
-	char path[64], buf[256], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
-}
 
 static void *interrupter_main(void *arg)
 {
 	struct interrupter *in = arg;
-	int asleep = 0;
 
-	/* Asleep on three looks 20 ms apart: not a passing lock or read. */
-	while (asleep < 3) {
-		usleep(20000);
-		asleep = thread_sleeps(in->tid) ? asleep + 1 : 0;
-	}
+	/* Late, the signal still ends the test (a hang, not a pass). */
+	in->late = rai_thread_wait_asleep(&in->tid, RAI_ASLEEP_MS);
 	pthread_kill(in->target, in->sig);
 	return NULL;
 }
@@ -652,6 +664,7 @@ TEST_F_TIMEOUT(ev, a_signal_without_sa_restart_interrupts_a_wait, 60)
 	EXPECT_EQ(EINTR, errno);
 	EXPECT_EQ(1, alarms);
 	pthread_join(in.thread, NULL);
+	EXPECT_EQ(0, in.late) TH_LOG("the call never slept in its wait");
 	alarms_stop();
 }
 
@@ -675,7 +688,7 @@ static void *destroyed_waiter_main(void *arg)
 {
 	struct destroyed_waiter *w = arg;
 
-	w->tid = gettid();
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	w->ret = rdma_get_cm_event(w->ch, &w->ev);
 	w->err = errno;
 	return NULL;
@@ -685,18 +698,12 @@ static void *destroyed_waiter_main(void *arg)
 static int destroyed_waiter_start(struct destroyed_waiter *w,
 				  struct rdma_event_channel *ch)
 {
-	int asleep = 0, i;
-
 	memset(w, 0, sizeof(*w));
 	w->ch = ch;
 	w->ret = -2;
 	if (pthread_create(&w->thread, NULL, destroyed_waiter_main, w))
 		return -1;
-	for (i = 0; i < 1500 && asleep < 3; i++) {
-		usleep(20000);
-		asleep = w->tid && thread_sleeps(w->tid) ? asleep + 1 : 0;
-	}
-	return asleep < 3 ? -1 : 0;
+	return rai_thread_wait_asleep(&w->tid, RAI_ASLEEP_MS);
 }
 
 /* Destroy the fixture's id and channel under the waiter. */
@@ -731,11 +738,10 @@ TEST_F_TIMEOUT(ev, destroying_the_channel_leaves_its_waiter_waiting_until_a_sign
 	destroy_under_waiter(_metadata, self);
 	/* Still waiting, asleep, as librdmacm's read() would be. */
 	for (i = 0; i < 25; i++) {
-		usleep(20000);
+		usleep(20000);	/* it stays so for 0.5 s: time is the test */
 		ASSERT_EQ(-2, w.ret);
 	}
-	for (i = 0; i < 1500 && !thread_sleeps(w.tid); i++)
-		usleep(20000);
+	ASSERT_EQ(0, rai_thread_wait_asleep(&w.tid, RAI_ASLEEP_MS));
 	ASSERT_EQ(-2, w.ret);
 	pthread_kill(w.thread, SIGALRM);
 	pthread_join(w.thread, NULL);
@@ -754,7 +760,7 @@ TEST_F_TIMEOUT(ev, a_waiter_on_a_destroyed_channel_can_be_cancelled, 60)
 	ASSERT_EQ(0, destroyed_waiter_start(&w, self->ch));
 	destroy_under_waiter(_metadata, self);
 	for (i = 0; i < 25; i++) {
-		usleep(20000);
+		usleep(20000);	/* it stays so for 0.5 s: time is the test */
 		ASSERT_EQ(-2, w.ret);
 	}
 	ASSERT_EQ(0, pthread_cancel(w.thread));
@@ -954,7 +960,7 @@ TEST_F_TIMEOUT(ev, cancelled_waiter_leaves_no_lock_held, 180)
 		for (i = 0; i < CANCEL_IDS; i++)
 			ASSERT_EQ(0, rdma_resolve_addrinfo(ids[i], RAI_IP4_B,
 							   NULL, NULL));
-		usleep(round % 4 * 300);
+		usleep(round % 4 * 300);	/* varied: the cancel's moment */
 		ASSERT_EQ(0, pthread_cancel(thread));
 		ASSERT_EQ(0, pthread_join(thread, NULL));
 		ASSERT_EQ(0, thread_start(&w, call_channel_fd, self->ch, NULL));
@@ -968,8 +974,8 @@ TEST_F_TIMEOUT(ev, cancelled_waiter_leaves_no_lock_held, 180)
 		/* What it left, then one more for a new waiter. */
 		while (channel_has_event(t.ch, 2000))
 			;
-		ASSERT_EQ(0, waiter_start(&w, self->ch));
-		usleep(100000);
+		ASSERT_EQ(0, waiter_start_asleep(&w, self->ch))
+			TH_LOG("round %d: the waiter never blocked", round);
 		ASSERT_EQ(0, rdma_resolve_addrinfo(ids[0], RAI_IP4_B, NULL,
 						   NULL));
 		ASSERT_EQ(0, waiter_wait(&w, 10000))
@@ -1041,7 +1047,7 @@ TEST_F_TIMEOUT(ev, migrate_with_the_event_queued_moves_it, 60)
 
 	ASSERT_NE(NULL, ch2);
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL, NULL));
-	usleep(300000);
+	ASSERT_TRUE(event_queued(self->ch, 10000));
 	ASSERT_EQ(0, rdma_migrate_id(self->id, ch2));
 	EXPECT_EQ(0, channel_has_event(self->ch, 500));
 	ASSERT_EQ(0, rai_wait_cm_event(ch2, &ev, 10000));
@@ -1069,7 +1075,7 @@ TEST_F_TIMEOUT(ev, migrating_as_the_event_completes_never_loses_it, 240)
 	for (i = 0; i < 200 && !lost; i++) {
 		ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_IP4_B, NULL,
 						   NULL));
-		if (i % 3)
+		if (i % 3)	/* varied: the migration's moment */
 			usleep(i % 7 * 100);
 		to = other;
 		ASSERT_EQ(0, rdma_migrate_id(self->id, to));
@@ -1387,7 +1393,7 @@ static void fork_while_held(struct __test_metadata *_metadata)
 	for (ms = 0; ms < CHILD_WAIT_MS; ms += 10) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		usleep(10000);
+		usleep(10000);	/* the pace of a look with a deadline */
 	}
 	if (ms >= CHILD_WAIT_MS) {
 		kill(pid, SIGKILL);

@@ -13,8 +13,10 @@
 #define _RAI_VM_TEST_H
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <rdma/rdma_addrinfo.h>
 
@@ -238,6 +241,90 @@ static inline int rai_wait_cm_event(struct rdma_event_channel *ch,
 		return -1;
 	}
 	return rdma_get_cm_event(ch, ev);
+}
+
+/* How long a thread started by a test may take to block in its call. */
+#define RAI_ASLEEP_MS	20000
+
+/*
+ * Whether thread @tid of this process sleeps: state S in
+ * /proc/self/task/TID/stat, blocked interruptibly in a wait.
+ */
+static inline int rai_thread_sleeps(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
+/*
+ * Wait up to @ms until the thread whose tid *@tid holds (0 until it has
+ * started and stored it) sleeps on three looks 20 ms apart: blocked in
+ * its call, not passing a lock or a read.  Return: 0, or -1 if it never
+ * did (the caller fails: a signal or an event meant for the wait would
+ * come before it).
+ */
+static inline int rai_thread_wait_asleep(const pid_t *tid, int ms)
+{
+	struct timespec now, end;
+	int asleep = 0;
+	pid_t t;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000 + 1;
+	while (asleep < 3) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec)
+			return -1;
+		usleep(20000);	/* the pace of the looks, not a wait */
+		t = __atomic_load_n(tid, __ATOMIC_ACQUIRE);
+		asleep = t && rai_thread_sleeps(t) ? asleep + 1 : 0;
+	}
+	return 0;
+}
+
+/*
+ * Every thread of this process but the caller sleeps, on three looks 20 ms
+ * apart, within @ms (the library's own threads, e.g. wake.c's watcher,
+ * done with what they were given): 0, or -1.
+ */
+static inline int rai_other_threads_wait_asleep(int ms)
+{
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	struct timespec now, end;
+	int asleep = 0, all;
+	struct dirent *d;
+	DIR *dir;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += ms / 1000 + 1;
+	while (asleep < 3) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec)
+			return -1;
+		usleep(20000);	/* the pace of the looks, not a wait */
+		dir = opendir("/proc/self/task");
+		if (!dir)
+			return -1;
+		all = 1;
+		while ((d = readdir(dir)))
+			if (d->d_name[0] != '.' && atoi(d->d_name) != self &&
+			    !rai_thread_sleeps(atoi(d->d_name)))
+				all = 0;
+		closedir(dir);
+		asleep = all ? asleep + 1 : 0;
+	}
+	return 0;
 }
 
 /* RDMA_CM_EVENT_USER of rdma-core 60+ (librdmacm 44's header lacks it). */

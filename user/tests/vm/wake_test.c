@@ -252,12 +252,14 @@ struct blocked_get {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_event *ev;
 	int ret;
+	pid_t tid;
 };
 
 static void *get_one_event(void *arg)
 {
 	struct blocked_get *g = arg;
 
+	__atomic_store_n(&g->tid, gettid(), __ATOMIC_RELEASE);
 	g->ret = rdma_get_cm_event(g->ch, &g->ev);
 	return NULL;
 }
@@ -271,7 +273,8 @@ TEST_F_TIMEOUT(wake, thread_blocked_before_the_channels_first_request_gets_it,
 
 	RAI_RETURN_IF_SKIPPED();
 	ASSERT_EQ(0, pthread_create(&thread, NULL, get_one_event, &g));
-	usleep(300000);
+	ASSERT_EQ(0, rai_thread_wait_asleep(&g.tid, RAI_ASLEEP_MS))
+		TH_LOG("the thread never blocked in rdma_get_cm_event()");
 	ASSERT_EQ(0, rdma_resolve_addrinfo(self->id, RAI_ZONE_PEER, NULL,
 					   NULL));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
