@@ -52,7 +52,8 @@ static void rai_report_no_module(const char *why)
  * own calls instead"
  * @err: errno of rai_open_device()
  *
- * Return: 1 when the module is absent or speaks another ABI (ENODEV) and
+ * Return: 1 when the module is absent, speaks another ABI or its device
+ * may not be opened (ENODEV, rai_open_device()) and
  * RDMA_ADDRINFO_REQUIRE_MODULE=1 is not set.
  */
 int rai_user_space(int err)
@@ -151,13 +152,26 @@ static int rai_check_abi(int fd)
 	return ERR(ENODEV);
 }
 
+/*
+ * An open that failed for want of a resource (descriptors, memory) or a
+ * signal: the caller hears of it, and the next call opens again.  Every
+ * other failure means the device is not this process's to use: absent
+ * (ENOENT, ENXIO, ENODEV), or refused (EACCES, or EPERM from a
+ * container's device rules), and it is librdmacm's call instead.
+ */
+static int rai_open_transient(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM ||
+	       err == EINTR || err == EAGAIN;
+}
+
 /**
  * rai_open_device - open /dev/infiniband/rdma_addrinfo
  * @nonblock: open it O_NONBLOCK (event channels)
  *
  * Return: the fd, or -1 with errno set: ENODEV when the module is not
- * loaded or speaks another ABI (either said once per process, see
- * rai_report_no_module()).
+ * loaded, speaks another ABI or the device may not be opened (each said
+ * once per process, see rai_report_no_module()).
  */
 int rai_open_device(int nonblock)
 {
@@ -168,9 +182,11 @@ int rai_open_device(int nonblock)
 	if (fd >= 0)
 		return rai_check_abi(fd);
 	err = errno;
-	if (err == ENOENT || err == ENXIO || err == ENODEV) {
+	if (!rai_open_transient(err)) {
 		rai_report_no_module(strerror(err));
-		err = ENODEV;
+		/* A device refused: the reason, when the module is required */
+		if (!rai_module_required() || err == ENOENT || err == ENXIO)
+			err = ENODEV;
 	}
 	return ERR(err);
 }

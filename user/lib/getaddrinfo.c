@@ -5,8 +5,10 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "convert.h"
 #include "device.h"
@@ -23,26 +25,76 @@
  */
 #define RAI_LIBRDMACM_ROUTEONLY	0x01000000
 
-static int rai_sync_fd = -1;
+/*
+ * The process-wide fd in the low 32 bits (-1: none), with a count of its
+ * changes above them, so that a thread that saw an fd stale never forgets
+ * one that another thread opened since on the same number.
+ */
+static uint64_t rai_sync = (uint32_t)-1;
+/* The device number of the file the fd was opened on. */
+static dev_t rai_sync_rdev;
+
+#define RAI_SYNC_FD(v)		((int)(uint32_t)(v))
+#define RAI_SYNC_NEXT(v, fd)	((((v) >> 32) + 1) << 32 | (uint32_t)(fd))
 
 /*
- * The process-wide fd, opened on first use (and retried until it opens).
- * Without a lock, so that a child of fork() never waits for a thread of
- * the parent that was opening it: of two threads that open it at once,
- * the first to store its fd keeps it and the other closes its own.
+ * Whether @fd is still the device file it was: a program may close every
+ * descriptor it did not open itself (a daemon's start, closefrom()), and
+ * the number may then be another file's, to which no ioctl may go.  One
+ * fstat() (~0.3 us natively): an ioctl to check would already go to that
+ * file.  Another open file of the module's device passes, and serves as
+ * well: a synchronous RESOLVE does not depend on how its file was opened.
+ */
+static int rai_sync_fd_ours(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == __atomic_load_n(&rai_sync_rdev, __ATOMIC_RELAXED);
+}
+
+/*
+ * The process-wide fd, opened on first use (and retried until it opens),
+ * opened again when the one kept is no longer ours (never closed then:
+ * its number is someone else's now).  Without a lock, so that a child of
+ * fork() never waits for a thread of the parent that was opening it: of
+ * two threads that open it at once, the first to store its fd keeps it
+ * and the other closes its own.
  */
 static int rai_get_sync_fd(void)
 {
-	int fd = __atomic_load_n(&rai_sync_fd, __ATOMIC_ACQUIRE), none = -1;
+	uint64_t v = __atomic_load_n(&rai_sync, __ATOMIC_ACQUIRE);
+	struct stat st;
+	int fd = RAI_SYNC_FD(v);
 
-	if (fd >= 0)
-		return fd;
+	if (fd >= 0) {
+		if (rai_sync_fd_ours(fd))
+			return fd;
+		/* Forgotten, unless another thread already replaced it. */
+		if (__atomic_compare_exchange_n(&rai_sync, &v,
+						RAI_SYNC_NEXT(v, -1), 0,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			v = RAI_SYNC_NEXT(v, -1);
+		if (RAI_SYNC_FD(v) >= 0)
+			return RAI_SYNC_FD(v);
+	}
 	fd = rai_open_device(0);
-	if (fd >= 0 &&
-	    !__atomic_compare_exchange_n(&rai_sync_fd, &none, fd, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st)) {
 		close(fd);
-		fd = none;
+		return -1;
+	}
+	__atomic_store_n(&rai_sync_rdev, st.st_rdev, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&rai_sync, &v, RAI_SYNC_NEXT(v, fd),
+					    0, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE)) {
+		if (RAI_SYNC_FD(v) >= 0) {
+			/* Another thread stored one first. */
+			close(fd);
+			return RAI_SYNC_FD(v);
+		}
 	}
 	return fd;
 }
@@ -144,7 +196,7 @@ static int rai_module_getaddrinfo(int fd, const char *node,
 	ret = rai_getaddrinfo(fd, node, service, hints, res);
 	if (ret == EAI_BADFLAGS)
 		return rai_badflags();
-	if (ret == RAI_VIEW_REFUSED)
+	if (ret == RAI_VIEW_REFUSED || ret == RAI_GLIBC_NAME)
 		return ret;
 	if (ret || (hints && (hints->ai_flags & RAI_SA)))
 		return ret;
@@ -188,6 +240,10 @@ RAI_EXPORT int rdma_getaddrinfo(const char *node, const char *service,
 	if (ret == RAI_VIEW_REFUSED) {
 		/* A container's name: librdmacm's call, as without the module */
 		rai_fallback_say();
+		errno = saved_errno;
+		return rai_real()->getaddrinfo(node, service, hints, res);
+	}
+	if (ret == RAI_GLIBC_NAME) {
 		errno = saved_errno;
 		return rai_real()->getaddrinfo(node, service, hints, res);
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "literal.h"
 #include "request.h"
 #include "service.h"
 #include "status.h"
@@ -65,11 +66,11 @@ static int rai_node_is_literal(const char *node)
 	unsigned char addr[sizeof(struct in6_addr)];
 
 	/*
-	 * Decided without glibc where it is sure: the strict forms glibc
-	 * takes too, and a character no numeric form has (blanks, which
-	 * some glibc versions let trail, and a scope are left to glibc).
+	 * Decided without glibc where it is sure: IPv4 as glibc reads it,
+	 * the strict IPv6 form glibc takes too, and a character no numeric
+	 * form has (a scope is left to glibc).
 	 */
-	if (inet_pton(AF_INET, node, addr) == 1 ||
+	if (rai_ipv4_literal(node, (struct in_addr *)addr) ||
 	    inet_pton(AF_INET6, node, addr) == 1)
 		return 1;
 	if (!strchr(node, '%') &&
@@ -107,9 +108,9 @@ int rai_check_hints(const char *node, const char *service,
 	if (hints->ai_family != AF_UNSPEC &&
 	    !rai_family_socklen(hints->ai_family))
 		return EAI_FAMILY;
+	/* Any length, as librdmacm: sizeof(struct sockaddr_storage) often */
 	if (hints->ai_src_addr && hints->ai_src_len &&
-	    (!rai_family_socklen(hints->ai_src_addr->sa_family) ||
-	     hints->ai_src_len > RDMA_ADDRINFO_ADDR_SIZE))
+	    !rai_family_socklen(hints->ai_src_addr->sa_family))
 		return EAI_FAMILY;
 	if (!node && !service && !(hints->ai_flags & RAI_PASSIVE) &&
 	    !(hints->ai_dst_addr && hints->ai_dst_len) &&
@@ -170,6 +171,43 @@ static int rai_kernel_family(const char *node, int flags, int family)
 	return AF_UNSPEC;
 }
 
+/*
+ * An IPv4 @node as glibc reads it (literal.c) goes to the module in dotted
+ * decimal, the only form it reads as glibc does.  One that glibc takes for
+ * a name but the module for a literal (192.168.1.09) is no literal with
+ * RAI_NUMERICHOST (EAI_NONAME, as glibc says), else a name that only
+ * librdmacm can look up as glibc does (RAI_GLIBC_NAME).
+ *
+ * Return: 0 (*@node the form to send), EAI_NONAME or RAI_GLIBC_NAME.
+ */
+static int rai_ipv4_node(struct rai_request *req, const char **node,
+			 int flags)
+{
+	struct in_addr a;
+
+	if (rai_ipv4_literal(*node, &a)) {
+		inet_ntop(AF_INET, &a, req->node, sizeof(req->node));
+		*node = req->node;
+		return 0;
+	}
+	if (!rai_ipv4_module_literal(*node))
+		return 0;
+	return flags & RAI_NUMERICHOST ? EAI_NONAME : RAI_GLIBC_NAME;
+}
+
+/*
+ * The hints' source for the kernel: its family's address, of a length
+ * that may be longer (a struct sockaddr_storage) or, as before, shorter.
+ */
+static void rai_src_to_cmd(struct rdma_addrinfo_resolve *cmd,
+			   const struct sockaddr *src, socklen_t len)
+{
+	socklen_t family_len = rai_family_socklen(src->sa_family);
+
+	cmd->src_len = len < family_len ? len : family_len;
+	memcpy(cmd->src_addr, src, cmd->src_len);
+}
+
 /* A name's request keeps the caller's service and hints (request.h). */
 static void rai_keep_caller_args(struct rai_caller_args *a,
 				 const char *service,
@@ -186,18 +224,18 @@ static void rai_keep_caller_args(struct rai_caller_args *a,
 	a->family = hints->ai_family;
 	a->qp_type = hints->ai_qp_type;
 	a->port_space = hints->ai_port_space;
-	/* rai_check_hints() bounded the length */
 	if (hints->ai_src_addr && hints->ai_src_len) {
-		memcpy(a->src, hints->ai_src_addr, hints->ai_src_len);
-		a->src_len = hints->ai_src_len;
+		a->src_len = hints->ai_src_len < sizeof(a->src) ?
+			     hints->ai_src_len : sizeof(a->src);
+		memcpy(a->src, hints->ai_src_addr, a->src_len);
 	}
 }
 
 /**
  * rai_build_request - fill @req for RESOLVE
  *
- * Return: 0 or an EAI_* code (see rai_check_hints(), rai_map_service()).
- * The context, flags, src_addr and ibdev_name of an rdma_cm_id are the
+ * Return: 0 or an EAI_* code (see rai_check_hints(), rai_map_service()),
+ * or RAI_GLIBC_NAME (rai_ipv4_node()).  The context, flags, src_addr and ibdev_name of an rdma_cm_id are the
  * caller's to add.
  */
 int rai_build_request(struct rai_request *req, const char *node,
@@ -220,6 +258,11 @@ int rai_build_request(struct rai_request *req, const char *node,
 			      sizeof(req->service), &first_qp_type);
 	if (ret)
 		return ret;
+	if (node) {
+		ret = rai_ipv4_node(req, &node, flags);
+		if (ret)
+			return ret;
+	}
 	if (node && !rai_node_is_literal(node)) {
 		req->ctx |= RAI_CTX_NAME;
 		rai_keep_caller_args(&req->caller, service, hints);
@@ -273,11 +316,9 @@ int rai_build_request(struct rai_request *req, const char *node,
 		req->passive = !!(hints->ai_flags & RAI_PASSIVE);
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
-		if (hints->ai_src_addr && hints->ai_src_len) {
-			memcpy(cmd->src_addr, hints->ai_src_addr,
-			       hints->ai_src_len);
-			cmd->src_len = hints->ai_src_len;
-		}
+		if (hints->ai_src_addr && hints->ai_src_len)
+			rai_src_to_cmd(cmd, hints->ai_src_addr,
+				       hints->ai_src_len);
 	}
 	return 0;
 }

@@ -15,7 +15,7 @@ struct rai_caller_args {
 	int has_hints;
 	int flags, family, qp_type, port_space;
 	socklen_t src_len;
-	__u8 src[RDMA_ADDRINFO_ADDR_SIZE];
+	__u8 src[sizeof(struct sockaddr_storage)];	/* librdmacm's echo */
 	int has_service;
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 };
@@ -30,6 +30,13 @@ struct rai_request {
 	char node[INET6_ADDRSTRLEN + 16];		/* from ai_dst_addr */
 	struct rai_caller_args caller;			/* RAI_CTX_NAME only */
 };
+
+/*
+ * No EAI_* code (those are negative): the node is a name for glibc that
+ * the module would read as an IPv4 literal (192.168.1.09): librdmacm's own
+ * call looks it up.  Apart from RAI_VIEW_REFUSED (sync.h).
+ */
+#define RAI_GLIBC_NAME	2
 
 #define RAI_KNOWN_FLAGS (RAI_PASSIVE | RAI_NUMERICHOST | RAI_NOROUTE | \
 			 RAI_FAMILY | RAI_SA | RAI_DNS)

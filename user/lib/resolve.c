@@ -89,26 +89,60 @@ static int rai_hints_alone(const char *node, const char *service,
 }
 
 /*
- * The hints as @id's results.  Their event comes through the module as
- * every other does, for pollers of its descriptor and in order with the
- * others: the request is one with nothing to look up (the IPv4 wildcard,
- * numeric and passive), whose own results are set aside.
+ * @list as @id's results.  Their event comes through the module as every
+ * other does, for pollers of its descriptor and in order with the others:
+ * the request is one with nothing to look up (the IPv4 wildcard, numeric
+ * and passive), whose own results are set aside.  @list is taken.
  */
-static int rai_resolve_hints(struct rdma_cm_id *id,
-			     const struct rdma_addrinfo *hints)
+static int rai_resolve_list(struct rdma_cm_id *id, struct rdma_addrinfo *list)
 {
 	const struct rdma_addrinfo wildcard = {
 		.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST,
 		.ai_family = AF_INET,
 	};
-	struct rdma_addrinfo *list;
 	struct rai_request req;
 
-	if (rai_build_request(&req, NULL, "0", &wildcard))
+	if (rai_build_request(&req, NULL, "0", &wildcard)) {
+		rai_free_list(list);
 		return ERR(EINVAL);
+	}
+	return rai_resolve_id(id, &req, list);
+}
+
+/* The hints as @id's results. */
+static int rai_resolve_hints(struct rdma_cm_id *id,
+			     const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *list;
+
 	if (rai_list_from_hints(hints, &list))
 		return ERR(ENOMEM);
-	return rai_resolve_id(id, &req, list);
+	return rai_resolve_list(id, list);
+}
+
+/*
+ * A name for glibc that the module would take for a literal
+ * (RAI_GLIBC_NAME): librdmacm looks it up now, in the caller's thread as
+ * rdma-core 60+ looks up every name, and its results are @id's
+ * (rai_resolve_list()).  A lookup that fails fails the call, errno as the
+ * status of its event would be.
+ */
+static int rai_resolve_glibc_name(struct rdma_cm_id *id, const char *node,
+				  const char *service,
+				  const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *list;
+	int eai;
+
+	if (!rai_wrappers_in_use())
+		return ERR(EOPNOTSUPP);	/* its event could never be seen */
+	eai = rai_real()->getaddrinfo(node, service, hints, &list);
+	if (eai) {
+		if (eai == -1 && errno < 0)	/* librdmacm's ERR(EAI_*) */
+			eai = errno;
+		return ERR(-rai_status_from_eai(eai, errno));
+	}
+	return rai_resolve_list(id, list);
 }
 
 /*
@@ -135,6 +169,9 @@ static int rai_resolve_at_version(struct rdma_cm_id *id, const char *node,
 		return rai_return(rai_resolve_hints(id, hints), saved_errno);
 	}
 	ret = rai_build_request(&req, node, service, hints);
+	if (ret == RAI_GLIBC_NAME)
+		return rai_return(rai_resolve_glibc_name(id, node, service,
+							 hints), saved_errno);
 	if (ret)
 		return ERR(ret == EAI_SYSTEM ? errno : rai_errno_from_eai(ret));
 	rai_request_bind_to_id(&req, id);

@@ -92,6 +92,22 @@ TEST(unsupported_source_family_is_eai_family)
 	ASSERT_EQ(EAI_FAMILY, rai_check_hints("host", NULL, &hints));
 }
 
+/* libfabric passes sizeof(struct sockaddr_storage): librdmacm takes it. */
+TEST(source_as_long_as_sockaddr_storage_is_accepted)
+{
+	struct sockaddr_storage ss = { .ss_family = AF_INET };
+	struct rdma_addrinfo hints = { .ai_src_addr = (struct sockaddr *)&ss,
+				       .ai_src_len = sizeof(ss) };
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	/* the kernel gets the family's address */
+	EXPECT_EQ(sizeof(struct sockaddr_in), req.cmd.src_len);
+	/* librdmacm, asked for a refused name, gets the caller's length */
+	EXPECT_EQ(sizeof(ss), req.caller.src_len);
+}
+
 /*
  * QP type and port space as librdmacm hands them to getaddrinfo(): a
  * socket type and protocol that glibc refuses together (issue 26 item 4).
