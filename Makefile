@@ -14,7 +14,7 @@ LINUX_SOURCE_TAR := /usr/src/linux-source-6.1.tar.xz
 KSFT_HEADERS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 CHECKPATCH := $(LINUX_TOOLS)/scripts/checkpatch.pl
 
-.PHONY: all module user selftests deps style sparse check check-host \
+.PHONY: all module user selftests deps style sparse check check-full check-host \
 	check-vm check-debug fuzz coverage demo bench clean abi-check help module-install \
 	dkms-install deb dkms-sources
 
@@ -34,7 +34,8 @@ help:
 	@echo "make            build the module (KDIR=$(KDIR)), library, tool, tests"
 	@echo "make deps       install the Debian packages everything needs"
 	@echo "make demo       boot a VM with Soft-RoCE and show the module at work"
-	@echo "make check      host unit tests + VM selftest suite"
+	@echo "make check      host unit tests + VM selftest suite (CI's matrix)"
+	@echo "make check-full the same with every program in every mode (a release)"
 	@echo "make check-debug the suite + fuzzer on a KASAN/kmemleak/lockdep kernel"
 	@echo "make fuzz [SECONDS=N] the ABI fuzzer on the debug kernel (default 900)"
 	@echo "make coverage   line coverage of kernel/ over the suite + a fuzz run"
@@ -105,6 +106,13 @@ sparse:
 check: all
 	@mkdir -p $(BUILD)
 	@selftests/check $(BUILD)
+
+# Every program in every mode: each library program also under valgrind,
+# each preloaded twin, each ioctl program also as i386, the debug lane with
+# the whole suite (make check runs the subset that finds something new).
+check-full: all
+	@mkdir -p $(BUILD)
+	@RAI_CHECK_FULL=1 RAI_CHECK_DEBUG=1 selftests/check $(BUILD)
 
 check-host: all
 	@selftests/check --host-only $(BUILD)

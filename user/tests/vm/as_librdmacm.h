@@ -20,20 +20,37 @@
 
 /*
  * Unload the module (@load 0), or load the one at the repository root
- * with the runner's parameters.  Return: system()'s.
+ * with the runner's parameters.  The world's resident resolver (run-suite
+ * with RAI_LIB_RESOLVED=1) holds the module open: it is stopped first, as
+ * an operator stops the unit before modprobe -r, and started again once
+ * the module is back.  Where there is no rmmod (the forky root) it is
+ * left alone.  Return: system()'s.
  */
 static inline int rai_module_set_loaded(int load)
 {
-	char ko[PATH_MAX + 32], cmd[PATH_MAX + 96];
+	char ko[PATH_MAX + 32], start[PATH_MAX + 32], cmd[2 * PATH_MAX + 320];
 
 	if (!load)
-		return system("rmmod rdma_addrinfo 2>/dev/null");
+		return system("command -v rmmod >/dev/null && [ -f /run/rai-resolved.pid ] && {\n"
+			      "  p=$(cat /run/rai-resolved.pid); kill $p\n"
+			      "  i=0; while kill -0 $p 2>/dev/null && [ $i -lt 300 ]; do\n"
+			      "    sleep 0.1; i=$((i + 1))	# polls its exit, 30 s at most\n"
+			      "  done\n"
+			      "  mv /run/rai-resolved.pid /run/rai-resolved.paused\n"
+			      "}\n"
+			      "rmmod rdma_addrinfo 2>/dev/null");
 	/* The runner names the module built for the booted kernel. */
 	if (getenv("RAI_KO") && *getenv("RAI_KO"))
 		snprintf(ko, sizeof(ko), "%s", getenv("RAI_KO"));
 	else if (!rai_repo_path(ko, sizeof(ko), "rdma_addrinfo.ko"))
 		return -1;
-	snprintf(cmd, sizeof(cmd), "insmod '%s' ${RAI_MODULE_PARAMS:-}", ko);
+	if (!rai_repo_path(start, sizeof(start), "selftests/world/start-resolved"))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "insmod '%s' ${RAI_MODULE_PARAMS:-} || exit 1\n"
+		 "[ -f /run/rai-resolved.paused ] || exit 0\n"
+		 "rm -f /run/rai-resolved.paused\n"
+		 "'%s' 2>/dev/null", ko, start);
 	return system(cmd);
 }
 
