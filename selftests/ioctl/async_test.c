@@ -267,10 +267,19 @@ TEST_F(async, failed_request_error_event_and_no_results)
 	EXPECT_EQ(0, rai_destroy(self->fd, h, NULL));
 }
 
-/* Release the upcall hold after a delay (thread). */
+/* Release the upcall hold once @tid sleeps in its wait (thread). */
+struct release_later {
+	pid_t tid;		/* the thread that waits */
+	long long at;		/* rai_now_ms() before the release */
+	int late;		/* -ETIMEDOUT: it never slept */
+};
+
 static void *release_later(void *arg)
 {
-	usleep((long)(uintptr_t)arg * 1000);
+	struct release_later *r = arg;
+
+	r->late = rai_task_wait_asleep(&r->tid, 30000);
+	r->at = rai_now_ms();
 	rai_upcall_hold(false);
 	return NULL;
 }
@@ -304,9 +313,10 @@ TEST_F_TIMEOUT(async, async_resolve_returns_while_upcall_hangs, 90)
 TEST_F_TIMEOUT(async, poll_wakes_when_request_completes, 90)
 {
 	struct pollfd p = { .fd = self->fd, .events = POLLIN };
+	struct release_later rl = { .tid = gettid() };
 	struct rdma_addrinfo_event ev;
 	pthread_t thr;
-	long long t0, dt;
+	long long woken;
 	char name[128];
 	long c0;
 	__u32 h;
@@ -320,15 +330,14 @@ TEST_F_TIMEOUT(async, poll_wakes_when_request_completes, 90)
 				       NULL, AF_UNSPEC, 0, 6, &h));
 	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
 	ASSERT_EQ(0, poll(&p, 1, 0));
-	t0 = rai_now_ms();
-	ASSERT_EQ(0, pthread_create(&thr, NULL, release_later,
-				    (void *)(uintptr_t)500));
-	ret = poll(&p, 1, 30000);
-	dt = rai_now_ms() - t0;
+	ASSERT_EQ(0, pthread_create(&thr, NULL, release_later, &rl));
+	ret = poll(&p, 1, 60000);
+	woken = rai_now_ms();
 	pthread_join(thr, NULL);
-	ASSERT_EQ(1, ret) TH_LOG("poll did not wake in 30 s");
+	EXPECT_EQ(0, rl.late) TH_LOG("poll never slept");
+	ASSERT_EQ(1, ret) TH_LOG("poll did not wake in 60 s");
 	EXPECT_TRUE(p.revents & POLLIN);
-	EXPECT_LE(450, dt) TH_LOG("poll returned before the completion");
+	EXPECT_LE(rl.at, woken) TH_LOG("poll returned before the completion");
 	ASSERT_EQ(0, rai_dev_get_event(self->fd, &ev));
 	EXPECT_EQ(h, ev.handle);
 	EXPECT_EQ(6, ev.context);
@@ -340,6 +349,7 @@ TEST_F_TIMEOUT(async, poll_wakes_when_request_completes, 90)
 
 TEST_F_TIMEOUT(async, blocking_read_wakes_when_request_completes, 90)
 {
+	struct release_later rl = { .tid = gettid() };
 	struct rdma_addrinfo_event ev;
 	pthread_t thr;
 	char name[128];
@@ -357,10 +367,10 @@ TEST_F_TIMEOUT(async, blocking_read_wakes_when_request_completes, 90)
 				       rai_unique_name(name, sizeof(name), "read"),
 				       NULL, AF_UNSPEC, 0, 7, &h));
 	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
-	ASSERT_EQ(0, pthread_create(&thr, NULL, release_later,
-				    (void *)(uintptr_t)300));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, release_later, &rl));
 	len = read(bfd, &ev, sizeof(ev));
 	pthread_join(thr, NULL);
+	EXPECT_EQ(0, rl.late) TH_LOG("read never slept");
 	ASSERT_EQ((ssize_t)sizeof(ev), len);
 	EXPECT_EQ(h, ev.handle);
 	EXPECT_EQ(7, ev.context);
@@ -424,7 +434,8 @@ TEST_F(async, sync_resolve_queues_no_event)
 					  0, &r));
 	ASSERT_EQ(0, r.status);
 	EXPECT_EQ(1, r.num_results);
-	usleep(200000);
+	/* None comes within 200 ms: time is the test. */
+	EXPECT_EQ(-ETIMEDOUT, rai_wait_event(self->fd, &ev, 200));
 	EXPECT_FALSE(rai_readable(self->fd));
 	EXPECT_EQ(-EAGAIN, rai_dev_get_event(self->fd, &ev));
 	EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
@@ -440,7 +451,7 @@ TEST_F(async, destroy_drops_queued_event)
 				       0, 8, &h));
 	end = rai_now_ms() + 5000;
 	while (!rai_readable(self->fd) && rai_now_ms() < end)
-		usleep(1000);
+		usleep(1000);	/* the pace of a look with a deadline */
 	ASSERT_TRUE(rai_readable(self->fd));
 	ASSERT_EQ(0, rai_destroy(self->fd, h, &dropped));
 	EXPECT_EQ(1, dropped);

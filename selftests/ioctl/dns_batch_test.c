@@ -65,6 +65,7 @@ FIXTURE(batch) {
 	char saved_timeout[32];
 	char saved_wait[32];
 	bool nobatch_conf;
+	long long released_ms;	/* the last hold's end: no upcall before */
 };
 
 /* The key budgets of names asked one by one: out of the way. */
@@ -221,6 +222,7 @@ static void resolve_behind_held_slots(struct __test_metadata *_metadata,
 	fill_slots_held(_metadata, self, lines);
 	c1 = rai_upcall_count();
 	ask_wanted(_metadata, self->fd, want, n, names, "batchnx");
+	self->released_ms = rai_now_ms();
 	ASSERT_EQ(0, rai_upcall_hold(false));
 
 	while (done + fill < n + self->slots) {
@@ -287,7 +289,7 @@ TEST_F_TIMEOUT(batch, batch_key_is_gone_once_read, 180)
 		n = proc_keys_with("rai:@");
 		if (n <= 0)
 			break;
-		usleep(100000);
+		usleep(100000);	/* the pace of a look with a deadline */
 	}
 	EXPECT_EQ(0, n) TH_LOG("%d batch keys left in the keyring", n);
 }
@@ -300,7 +302,7 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 		{ RAI_ZONE_PEER4, 0, 1 },
 	};
 	struct rdma_addrinfo_result *res = NULL;
-	long long t0, secs;
+	long long secs;
 	__s32 status = 0;
 	long upcalls;
 	__u32 n = 0;
@@ -331,21 +333,24 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 
 	/* In a batch: the cache keeps each name for its own TTL. */
 	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
-	t0 = rai_now_ms();
 	resolve_behind_held_slots(_metadata, self, one, 2, &upcalls);
 	ASSERT_EQ(0, rai_lookup_str(self->fd, RAI_ZONE_TTL42, NULL,
 				    AF_INET, 0, &res, &n, &status));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(1, n);
-	/* What is left of 42 s tells it from the zone's 5 s while it can. */
-	secs = (rai_now_ms() - t0) / 1000 + 1;
+	/*
+	 * What is left of 42 s tells it from the zone's 5 s: the answer's
+	 * life began in the batch's upcall, after the hold ended.
+	 */
+	secs = (rai_now_ms() - self->released_ms) / 1000 + 1;
+	EXPECT_GE(42, res[0].ttl);
 	if (secs < 42 - ZONE_TTL - 2) {
 		EXPECT_LT(42 - secs - 2, res[0].ttl);
-	} else {
-		TH_LOG("the batch took %lld s: its TTL of 42 s cannot be told from %d s",
-		       secs, ZONE_TTL);
+	} else if (_metadata->passed) {
+		free(res);
+		SKIP(return, "the batch took %lld s: its TTL of 42 s cannot be told from %d s",
+		     secs, ZONE_TTL);
 	}
-	EXPECT_GE(42, res[0].ttl);
 	free(res);
 }
 
@@ -418,7 +423,7 @@ TEST_F_TIMEOUT(batch, name_in_use_is_refreshed_before_it_expires, 120)
 		EXPECT_EQ(1, n);
 		free(res);
 		calls++;
-		usleep(250000);
+		usleep(250000);	/* a name in use: asked every 250 ms */
 	}
 	misses = rai_stat("dns_cache_misses") - m0;
 	TH_LOG("%d lookups over %d s: %lld missed the cache, %lld refreshes",
@@ -438,7 +443,7 @@ TEST_F_TIMEOUT(batch, name_in_use_is_refreshed_before_it_expires, 120)
 /* Three rounds of twelve names: 20 s here, 160 s for two on the debug kernel. */
 TEST_F_TIMEOUT(batch, helper_without_batches_gets_one_name_per_upcall, 600)
 {
-	long long b0 = rai_stat("dns_batches"), r0, t0;
+	long long b0 = rai_stat("dns_batches"), r0, t0, took = 0;
 	long upcalls;
 	FILE *f;
 
@@ -452,9 +457,10 @@ TEST_F_TIMEOUT(batch, helper_without_batches_gets_one_name_per_upcall, 600)
 	fprintf(f, "create dns_resolver rai:@* * /sbin/key.dns_resolver %%k\n");
 	fclose(f);
 	r0 = rai_stat("dns_batch_refused");
-	t0 = rai_now_ms();
 	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
 				  &upcalls);
+	/* The first refusal came after the hold ended. */
+	t0 = self->released_ms;
 	EXPECT_EQ(b0, rai_stat("dns_batches"));
 	EXPECT_LT(r0, rai_stat("dns_batch_refused"))
 		TH_LOG("no batch was tried");
@@ -474,14 +480,16 @@ TEST_F_TIMEOUT(batch, helper_without_batches_gets_one_name_per_upcall, 600)
 		EXPECT_EQ(b0, rai_stat("dns_batches")) TH_LOG("batches not off");
 		EXPECT_EQ(r0, rai_stat("dns_batch_refused"));
 	} else {
-		TH_LOG("both rounds took %lld ms: the back-off was over, not checked",
-		       rai_now_ms() - t0);
+		took = rai_now_ms() - t0;
 	}
 	ASSERT_EQ(0, rai_param_set("dns_batch_names", self->saved_batch));
 	ASSERT_EQ(0, rai_sh("echo > " CACHE_FILE));
 	resolve_behind_held_slots(_metadata, self, zone_names, NR_ZONE_NAMES,
 				  &upcalls);
 	EXPECT_LT(b0, rai_stat("dns_batches")) TH_LOG("batches still off");
+	if (took && _metadata->passed)
+		SKIP(return, "the second round ended %lld ms after the first refusal: the back-off (%d ms) was over, not checked",
+		     took, BACKOFF_MS);
 }
 
 TEST_F_TIMEOUT(batch, dns_batch_names_one_asks_one_name_per_upcall, 180)
@@ -638,7 +646,7 @@ TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
 	ASSERT_EQ(0, rai_resolve_async(self->fd, name[TIMEOUT], NULL,
 				       AF_UNSPEC, 0, TIMEOUT,
 				       &handle[TIMEOUT]));
-	sleep(10);
+	sleep(10);	/* its deadline 10 s ahead of the others': time itself */
 	snprintf(name[ANSWER], sizeof(name[ANSWER]), "%s", RAI_ZONE_PEER4);
 	rai_unique_name(name[FAILURE], sizeof(name[FAILURE]), "bfailure");
 	rai_unique_name(name[CANCEL], sizeof(name[CANCEL]), "bcancel");

@@ -192,7 +192,7 @@ TEST_F_TIMEOUT(cache, positive_answer_expires_with_its_key, 60)
 	ASSERT_LT(0, self->res[0].ttl);
 	ASSERT_EQ(1, cache_entry(self->names[0], &ttl, NULL));
 	EXPECT_GE((long long)self->res[0].ttl, ttl);
-	sleep(1);
+	sleep(1);	/* the TTL counts down: time itself */
 	ASSERT_EQ(0, rai_lookup_str(self->fd, self->names[0], NULL, AF_UNSPEC,
 				    0, &res, &n, &status));
 	ASSERT_EQ(0, status);
@@ -201,7 +201,7 @@ TEST_F_TIMEOUT(cache, positive_answer_expires_with_its_key, 60)
 		TH_LOG("a hit 1 s later has ttl %u, the answer had %u",
 		       res[0].ttl, self->res[0].ttl);
 	free(res);
-	sleep(self->res[0].ttl + 1);
+	sleep(self->res[0].ttl + 1);	/* past the TTL: time itself */
 	EXPECT_EQ(0, cache_entry(self->names[0], NULL, NULL))
 		TH_LOG("listed after its ttl");
 	q0 = rai_stat("dns_queries");
@@ -227,7 +227,7 @@ TEST_F_TIMEOUT(cache, negative_answer_lives_negative_ttl, 60)
 	EXPECT_EQ(-ENXIO, lookup_status(self->fd, name, NULL));
 	EXPECT_EQ(q0, rai_stat("dns_queries"));
 	EXPECT_EQ(h0 + 1, rai_stat("dns_cache_hits"));
-	sleep(3);
+	sleep(3);	/* past the negative TTL of 2 s: time itself */
 	EXPECT_EQ(-ENXIO, lookup_status(self->fd, name, NULL));
 	EXPECT_EQ(q0 + 1, rai_stat("dns_queries"))
 		TH_LOG("the negative answer outlived dns_cache_negative_ttl");

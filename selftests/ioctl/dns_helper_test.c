@@ -260,7 +260,7 @@ static void install_slow_route(struct __test_metadata *_metadata,
 		"touch " SLOW_RAN "\n"
 		"\"$@\"\n"
 		"rc=$?\n"
-		"sleep 1.5\n"
+		"sleep 1.5	# a slow helper on purpose: time itself\n"
 		"exit $rc\n";
 	char line[512], prog[400] = "";
 	FILE *f;
@@ -347,7 +347,7 @@ TEST_F_TIMEOUT(helper, key_past_its_records_ttl_is_asked_again, 90)
 	self->res = NULL;
 	self->n = 0;
 
-	usleep(1500 * 1000);
+	usleep(1500 * 1000);	/* past the records' TTL of 1 s: time itself */
 	EXPECT_EQ(0, rai_sh("grep 'rai:%s' /proc/keys | grep -qv ' expd '",
 			    name))
 		TH_LOG("the key of rai:%s has expired: no floor", name);

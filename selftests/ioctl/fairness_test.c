@@ -292,7 +292,10 @@ TEST_F_TIMEOUT(fair, flooding_user_does_not_delay_another_users_name, 180)
 	waitpid(self->b, NULL, 0);
 	self->b = 0;
 
-	/* A never got more than its share: its upcalls plus B's one. */
+	/*
+	 * A never got more than its share: its upcalls plus B's one.  B's
+	 * freed slot had 0.5 s to go wrong: an absence, time is the test.
+	 */
 	usleep(500000);
 	c1 = rai_upcall_count();
 	EXPECT_LE(c1 - c0, (long)slots + 1)

@@ -68,7 +68,7 @@ static long long gauge_settles(const char *name, long long value)
 	long long v, end = rai_now_ms() + 5000;
 
 	while ((v = rai_stat(name)) != value && rai_now_ms() < end)
-		usleep(20000);
+		usleep(20000);	/* the pace of the looks, not a wait */
 	return v;
 }
 
@@ -586,7 +586,7 @@ TEST_F_TIMEOUT(world_change, rmmod_as_the_file_with_a_batch_in_flight_closes,
 						       &handle));
 		}
 		/* Round by round a little later: the upcall gets further. */
-		usleep(round * 25000);
+		usleep(round * 25000);	/* varied: the close's moment */
 		close(fd);
 		ret = rai_module_unload_within(30000);
 		if (ret) {

@@ -146,7 +146,7 @@ static int wait_child(pid_t pid, int *status, int timeout_ms)
 			return -errno;
 		if (rai_now_ms() > end)
 			return -ETIMEDOUT;
-		usleep(10000);
+		usleep(10000);	/* the pace of a look with a deadline */
 	}
 }
 
@@ -178,7 +178,12 @@ TEST_F_TIMEOUT(life, sigkill_during_sync_resolve_ends_the_process, 90)
 		waitpid(pid, NULL, 0);
 	}
 	ASSERT_EQ(0, ret) TH_LOG("the request never reached its upcall");
-	usleep(200000);
+	ret = rai_task_wait_asleep(&pid, 30000);
+	if (ret) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	ASSERT_EQ(0, ret) TH_LOG("the synchronous RESOLVE never slept");
 	ASSERT_EQ(0, waitpid(pid, &status, WNOHANG))
 		TH_LOG("the synchronous RESOLVE returned while its upcall hangs");
 	/* Interruptible wait, not D state. */
@@ -208,17 +213,20 @@ static void on_usr1(int sig)
 
 struct poke {
 	pthread_t target;
+	pid_t tid;		/* the target's */
 	long count;
+	int late;		/* it never slept: signalled anyway */
 };
 
+/* Once the upcall runs and the target sleeps in its RESOLVE, SIGUSR1. */
 static void *poke_when_upcalled(void *arg)
 {
 	struct poke *p = arg;
 
-	if (!rai_upcall_wait_count(p->count, RAI_UPCALL_START_MS)) {
-		usleep(200000);
-		pthread_kill(p->target, SIGUSR1);
-	}
+	if (rai_upcall_wait_count(p->count, RAI_UPCALL_START_MS))
+		return NULL;
+	p->late = rai_task_wait_asleep(&p->tid, 30000);
+	pthread_kill(p->target, SIGUSR1);
 	return NULL;
 }
 
@@ -228,7 +236,7 @@ TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 	struct rdma_addrinfo_resolve r;
 	struct rdma_addrinfo_info info;
 	struct rdma_addrinfo_event ev;
-	struct poke poke;
+	struct poke poke = { 0 };
 	pthread_t thr;
 	char name[128];
 	int ret;
@@ -238,6 +246,7 @@ TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 	life_install_upcall_counter(_metadata, self);
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
 	poke.target = pthread_self();
+	poke.tid = gettid();
 	poke.count = rai_upcall_count() + 1;
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	ASSERT_EQ(0, pthread_create(&thr, NULL, poke_when_upcalled, &poke));
@@ -246,6 +255,7 @@ TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 				   NULL, AF_UNSPEC, 0, &r);
 	pthread_join(thr, NULL);
 	rai_upcall_hold(false);
+	EXPECT_EQ(0, poke.late) TH_LOG("the RESOLVE never slept");
 	EXPECT_EQ(1, got_usr1);
 	ASSERT_EQ(-EINTR, ret);
 	/* The request is gone, and it never produces an event. */
@@ -257,11 +267,16 @@ TEST_F_TIMEOUT(life, signal_interrupts_sync_resolve_eintr_request_gone, 90)
 
 struct destroyer {
 	int fd;
+	pid_t tid;		/* the thread in the synchronous RESOLVE */
 	long count;
 	__u32 destroyed;
+	int late;		/* it never slept: destroyed anyway */
 };
 
-/* Once the upcall runs, destroy whatever small handle the file holds. */
+/*
+ * Once the upcall runs and the RESOLVE sleeps in its wait, destroy
+ * whatever small handle the file holds.
+ */
 static void *destroy_small_handles(void *arg)
 {
 	struct destroyer *d = arg;
@@ -269,7 +284,7 @@ static void *destroy_small_handles(void *arg)
 
 	if (rai_upcall_wait_count(d->count, RAI_UPCALL_START_MS))
 		return NULL;
-	usleep(200000);
+	d->late = rai_task_wait_asleep(&d->tid, 30000);
 	for (h = 1; h <= 1024 && !d->destroyed; h++)
 		if (!rai_destroy(d->fd, h, NULL))
 			d->destroyed = h;
@@ -281,7 +296,7 @@ TEST_F_TIMEOUT(life, sync_resolve_of_destroyed_handle_enoent, 90)
 	struct rdma_addrinfo_resolve r;
 	struct rdma_addrinfo_info info;
 	struct rdma_addrinfo_event ev;
-	struct destroyer d;
+	struct destroyer d = { 0 };
 	pthread_t thr;
 	char name[128];
 	int ret;
@@ -290,6 +305,7 @@ TEST_F_TIMEOUT(life, sync_resolve_of_destroyed_handle_enoent, 90)
 	ASSERT_LE(0, self->fd);
 	life_install_upcall_counter(_metadata, self);
 	d.fd = self->fd;
+	d.tid = gettid();
 	d.count = rai_upcall_count() + 1;
 	d.destroyed = 0;
 	ASSERT_EQ(0, rai_upcall_hold(true));
@@ -299,6 +315,7 @@ TEST_F_TIMEOUT(life, sync_resolve_of_destroyed_handle_enoent, 90)
 				   NULL, AF_UNSPEC, 0, &r);
 	rai_upcall_hold(false);
 	pthread_join(thr, NULL);
+	EXPECT_EQ(0, d.late) TH_LOG("the RESOLVE never slept");
 	ASSERT_NE(0, d.destroyed) TH_LOG("no small handle to destroy");
 	EXPECT_EQ(-ENOENT, ret);
 	ASSERT_EQ(0, rai_get_info(self->fd, &info));

@@ -126,7 +126,7 @@ static int reload(const char *params)
 	while ((ret = rai_module_unload()) == -EAGAIN || ret == -EBUSY) {
 		if (rai_now_ms() > end)
 			return ret;
-		usleep(50000);
+		usleep(50000);	/* the pace of the tries */
 	}
 	if (ret && ret != -ENOENT)
 		return ret;
@@ -227,6 +227,7 @@ TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 90)
 {
 	struct rdma_addrinfo_event ev;
 	char name[128];
+	long long t0;
 	long c0;
 	int i, ret;
 
@@ -236,6 +237,8 @@ TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 90)
 	ASSERT_EQ(0, ret) TH_LOG("upcall counter: %s", strerror(-ret));
 	self->counter = true;
 	c0 = rai_upcall_count();
+	t0 = rai_stat("dns_throttled");
+	ASSERT_LE(0, t0);
 	ASSERT_EQ(0, rai_upcall_hold(true));
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, rai_resolve_async(self->fd,
@@ -243,7 +246,9 @@ TEST_F_TIMEOUT(small, concurrent_upcalls_bounded_by_max_upcalls, 90)
 							       "bound"),
 					       NULL, AF_UNSPEC, 0, i, NULL));
 	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 1, RAI_UPCALL_START_MS));
-	/* max_upcalls=1: while the first is held, no second one starts. */
+	/* max_upcalls=1: while the first is held, the others wait for it. */
+	EXPECT_LE(t0 + 2, rai_stat_wait("dns_throttled", t0 + 2, 10000));
+	/* And no second one starts meanwhile: an absence, over 1.5 s. */
 	usleep(1500000);
 	EXPECT_EQ(c0 + 1, rai_upcall_count());
 	rai_upcall_hold(false);
@@ -306,7 +311,7 @@ TEST_F_TIMEOUT(small, name_record_outlives_a_slow_upcall, 300)
 	EXPECT_EQ(per_name, rai_stat("dns_keys"));
 
 	/* Past the 60 s a record had; another name's charge reaps. */
-	sleep(62);
+	sleep(62);	/* a record's 60 s: time itself */
 	ASSERT_EQ(0, rai_resolve_async(self->fd,
 				       rai_unique_name(name, sizeof(name),
 						       "after"),

@@ -176,7 +176,7 @@ TEST(rdma_cm_connection_crosses_the_wire)
 	snprintf(cmd, sizeof(cmd),
 		 "timeout 8 rping -c -a %s -C 3 >/dev/null 2>&1", ip_b);
 	for (tries = 0, rc = -1; rc && tries < 10; tries++) {
-		usleep(500000);
+		usleep(500000);	/* the pace of the tries, 10 at most */
 		rc = system(cmd);
 		if (rc && waitpid(server, &status, WNOHANG) == server) {
 			server = 0;	/* the server gave up: no use trying */

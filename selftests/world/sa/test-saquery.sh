@@ -41,6 +41,7 @@ gid_index() {
 "$build/sa_responder" -d "$dev_b" -f "$here/records.example" \
 	-n "$work/count" -P "$work/pid" 2> "$work/resp.err" &
 resp=$!
+# Registered once its pid is written: looks 0.1 s apart, 5 s at most.
 for _ in $(seq 50); do [ -s "$work/pid" ] && break; sleep 0.1; done
 
 export LD_PRELOAD=$build/saquery_shim.so SA_SHIM_DGID=$ip_b
@@ -79,6 +80,7 @@ kill "$resp"; wait "$resp" 2>/dev/null
 "$build/sa_responder" -d "$dev_b" -f "$here/records.example" \
 	-n "$work/count" -c "$work/ctl" -P "$work/pid2" 2>> "$work/resp.err" &
 resp=$!
+# As above: looks 0.1 s apart, 5 s at most.
 for _ in $(seq 50); do [ -s "$work/pid2" ] && break; sleep 0.1; done
 out=$(sq SR 2>&1)
 grep -qi 'status\|fail\|error' <<< "$out" && ! grep -q 'ServiceRecord dump' <<< "$out"

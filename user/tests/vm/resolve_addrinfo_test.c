@@ -425,7 +425,7 @@ TEST_F(channel, nonblocking_channel_returns_eagain_until_the_event)
 		if (!rdma_get_cm_event(self->ch, &ev))
 			break;
 		ASSERT_EQ(EAGAIN, errno);
-		usleep(50000);
+		usleep(50000);	/* the pace of a look with a deadline */
 	}
 	ASSERT_LT(i, 400);
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);

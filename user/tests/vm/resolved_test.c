@@ -136,7 +136,7 @@ static int resolved_wait_exit(pid_t pid, int ms)
 	for (waited = 0; waited < ms; waited += 50) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return status;
-		usleep(50 * 1000);
+		usleep(50 * 1000);	/* the pace of a look with a deadline */
 	}
 	return -1;
 }
