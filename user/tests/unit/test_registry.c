@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -208,7 +209,12 @@ static int rai_child_status(pid_t pid, const char **what)
 
 static sem_t rai_held;
 
-/* Holds the lock for 300 ms, with a channel's reader flag up. */
+/*
+ * Holds the lock, with a channel's reader flag up, until another thread
+ * waits for it: the forking one, in the library's fork handler.  glibc's
+ * lock word of a plain mutex is 2 while a thread waits for it.  10 s at
+ * most.
+ */
 static void *rai_hold_lock(void *arg)
 {
 	struct rai_channel *ch;
@@ -218,7 +224,11 @@ static void *rai_hold_lock(void *arg)
 	if (ch)
 		ch->reading = 1;
 	sem_post(&rai_held);
-	usleep(300000);
+	for (int i = 0; i < 10000; i++) {
+		if (__atomic_load_n(&rai_registry_lock.__data.__lock, __ATOMIC_ACQUIRE) == 2)
+			break;
+		poll(NULL, 0, 1);	/* paces the look; the deadline is the loop's */
+	}
 	if (ch)
 		ch->reading = 0;
 	rai_unlock();
@@ -275,6 +285,7 @@ struct rai_ack_wait {
 	struct rdma_cm_id id;
 	struct rai_event *ev;
 	pthread_t thread;
+	int waiting;	/* under the lock: about to wait, or waiting */
 };
 
 static void *rai_wait_for_ack(void *arg)
@@ -283,8 +294,10 @@ static void *rai_wait_for_ack(void *arg)
 	struct rai_id *st;
 
 	rai_lock();
-	while ((st = rai_id_find(&w->id)) && st->unacked)
+	while ((st = rai_id_find(&w->id)) && st->unacked) {
+		w->waiting = 1;
 		rai_registry_wait();
+	}
 	rai_unlock();
 	return NULL;
 }
@@ -298,6 +311,7 @@ static int rai_ack_wait_start(struct rai_ack_wait *w)
 	if (!w->ev)
 		return -1;
 	w->ev->event.id = &w->id;
+	w->waiting = 0;
 	rai_lock();
 	ret = rai_id_get(&w->id) ? 0 : -1;
 	if (!ret)
@@ -305,12 +319,20 @@ static int rai_ack_wait_start(struct rai_ack_wait *w)
 	rai_unlock();
 	if (ret || pthread_create(&w->thread, NULL, rai_wait_for_ack, w))
 		return -1;
-	/* Once the lock is ours again the thread sleeps on the condition. */
-	usleep(100000);
-	rai_lock();
-	rai_unlock();
-	usleep(100000);
-	return 0;
+	/*
+	 * The thread sets waiting under the lock and gives the lock up only
+	 * by going to sleep on the condition: once this thread holds the
+	 * lock and sees the flag, the other one sleeps.  10 s at most.
+	 */
+	for (int i = 0; i < 10000; i++) {
+		rai_lock();
+		ret = w->waiting;
+		rai_unlock();
+		if (ret)
+			return 0;
+		poll(NULL, 0, 1);	/* paces the look; the deadline is the loop's */
+	}
+	return -1;
 }
 
 static void rai_ack_wait_end(struct rai_ack_wait *w)
