@@ -10,8 +10,9 @@ Usage: pyverbs_cm.py SERVER NAME PORT GROUP
 """
 import enum
 import os
+import select
+import signal
 import sys
-import time
 import types
 
 try:
@@ -57,11 +58,12 @@ def expect(channel, want):
     return got
 
 
-def sync_server(server, port):
+def sync_server(server, port, listening):
     ai = AddrInfo(src=server, src_service=port, port_space=ce.RDMA_PS_TCP,
                   flags=ce.RAI_PASSIVE)
     listen_id = CMID(creator=ai, qp_init_attr=qp_attr())
     listen_id.listen()
+    listening()
     child = listen_id.get_request()
     child.accept()
     child.close()
@@ -79,13 +81,14 @@ def sync_client(name, port):
     cmid.close()
 
 
-def async_server(server, port):
+def async_server(server, port, listening):
     ch = CMEventChannel()
     listen_id = CMID(creator=ch, port_space=ce.RDMA_PS_TCP)
     listen_id.bind_addr(AddrInfo(src=server, src_service=port,
                                  port_space=ce.RDMA_PS_TCP,
                                  flags=ce.RAI_PASSIVE))
     listen_id.listen()
+    listening()
     ev = CMEvent(ch)
     if ev.event_type != ce.RDMA_CM_EVENT_CONNECT_REQUEST:
         raise RuntimeError(f'event {ev.event_type}')
@@ -144,16 +147,26 @@ def multicast(server, group):
 
 
 def with_server(server_fn, client_fn, *args):
-    """server_fn in a child process, client_fn here; both must succeed."""
+    """server_fn in a child process, client_fn here once the server
+    listens (it says so on a pipe; 30 s at most); both must succeed."""
+    rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
+        os.close(rfd)
         try:
-            server_fn(args[0], args[2])
+            server_fn(args[0], args[2], lambda: os.write(wfd, b'l'))
             os._exit(0)
         except Exception as err:  # pylint: disable=broad-except
             print('server:', err, file=sys.stderr, flush=True)
             os._exit(1)
-    time.sleep(2)
+    os.close(wfd)
+    ready, _, _ = select.select([rfd], [], [], 30)
+    listening = bool(ready) and os.read(rfd, 1) == b'l'
+    os.close(rfd)
+    if not listening:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise RuntimeError('the server did not listen within 30 s')
     try:
         client_fn(args[1], args[2])
     finally:
