@@ -862,7 +862,7 @@ static void wake_readers(void)
 	/* At a cap, requests in flight will complete and wake them. */
 	for (i = 0; i < NFILES; i++)
 		ioctl(atomic_load(&files[i]), RDMA_ADDRINFO_IOC_RESOLVE, &rs);
-	usleep(100000);
+	usleep(100000);	/* the fuzzer's pace, not a wait for a state */
 }
 
 /* SIGUSR1 interrupts a worker's wait (no SA_RESTART): it sees stop. */
@@ -1143,7 +1143,7 @@ int main(int argc, char **argv)
 		live = requests_live();
 		if (live <= 0)
 			break;
-		usleep(100000);
+		usleep(100000);	/* the pace of a look, 60 s at most */
 	}
 	printf("rai_fuzz: requests_live after close: %ld\n", live);
 	return atomic_load(&findings) || side_findings || live != 0 ? 1 : 0;

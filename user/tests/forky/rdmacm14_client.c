@@ -138,7 +138,7 @@ static void say_event(const char *step, struct rdma_event_channel *ch)
 		}
 		if (errno != EAGAIN)
 			break;
-		usleep(50000);
+		usleep(50000);	/* the pace of a non-blocking look, with its deadline */
 	}
 	printf("%s none %s\n", step, failure());
 }
