@@ -141,32 +141,6 @@ static int sa_burst(const char *dev, unsigned int n, bool noroute,
 }
 
 /* Run "selftests/world/sa/sa-world @args": its exit status. */
-/* A counter of <debugfs>/rdma_addrinfo/sa (the SA client's), or -1. */
-static long long sa_stat(const char *name)
-{
-	FILE *f = fopen("/sys/kernel/debug/" RAI_MODULE_NAME "/sa", "re");
-	long long v, found = -1;
-	char key[64];
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	fclose(f);
-	return found;
-}
-
-/* Wait up to @ms until sa_stat(@name) >= @target: its last value. */
-static long long sa_stat_wait(const char *name, long long target, int ms)
-{
-	long long end = rai_now_ms() + ms, v;
-
-	while ((v = sa_stat(name)) < target && rai_now_ms() < end)
-		usleep(20000);	/* the pace of the looks, not a wait */
-	return v;
-}
-
 static int sa_world_cmd(const char *args)
 {
 	return rai_sh("%s/selftests/world/sa/sa-world %s >/dev/null",
@@ -377,7 +351,8 @@ TEST_F_TIMEOUT(sa, renamed_device_new_name_only, 120)
  */
 TEST_F_TIMEOUT(sa, device_removed_mid_query_enodev, 120)
 {
-	long long q0 = sa_stat("queries"), m0 = sa_stat("mads_sent");
+	long long q0 = rai_debugfs_counter("sa", "queries");
+	long long m0 = rai_debugfs_counter("sa", "mads_sent");
 	char text[160];
 	int fd, ret;
 
@@ -388,8 +363,10 @@ TEST_F_TIMEOUT(sa, device_removed_mid_query_enodev, 120)
 	self->t.requests = 20;
 	ASSERT_EQ(0, sa_burst_start(fd, RAI_IBDEV_A, 20, true, "svc-b"));
 	/* All 20 on the port, the MAD out to the slow SA: mid-query. */
-	ASSERT_LE(q0 + 20, sa_stat_wait("queries", q0 + 20, 10000));
-	ASSERT_LT(m0, sa_stat_wait("mads_sent", m0 + 1, 10000));
+	ASSERT_LE(q0 + 20,
+		  rai_debugfs_counter_wait("sa", "queries", q0 + 20, 10000));
+	ASSERT_LT(m0, rai_debugfs_counter_wait("sa", "mads_sent", m0 + 1,
+					       10000));
 	ASSERT_EQ(0, rai_sh("rdma link delete %s", RAI_IBDEV_A));
 	self->removed = true;
 	ret = sa_burst_collect(fd, &self->t);

@@ -280,13 +280,20 @@ int rai_upcall_wait_count(long target, int timeout_ms)
 	return 0;
 }
 
-long long rai_stat_wait(const char *name, long long target, int timeout_ms)
+long long rai_debugfs_counter_wait(const char *file, const char *name,
+				   long long target, int timeout_ms)
 {
 	long long end = rai_now_ms() + timeout_ms, v;
 
-	while ((v = rai_stat(name)) < target && rai_now_ms() < end)
+	while ((v = rai_debugfs_counter(file, name)) < target &&
+	       rai_now_ms() < end)
 		usleep(20000);	/* the pace of the looks, not a wait */
 	return v;
+}
+
+long long rai_stat_wait(const char *name, long long target, int timeout_ms)
+{
+	return rai_debugfs_counter_wait("stats", name, target, timeout_ms);
 }
 
 bool rai_task_sleeps(pid_t tid)
@@ -378,12 +385,15 @@ const char *rai_unique_name(char *buf, size_t size, const char *tag)
 
 /* ---- module and shell ------------------------------------------------- */
 
-long long rai_stat(const char *name)
+long long rai_debugfs_counter(const char *file, const char *name)
 {
-	char key[64];
+	char key[64], path[128];
 	long long v, found = -1;
-	FILE *f = fopen("/sys/kernel/debug/" RAI_MODULE_NAME "/stats", "re");
+	FILE *f;
 
+	snprintf(path, sizeof(path), "/sys/kernel/debug/" RAI_MODULE_NAME "/%s",
+		 file);
+	f = fopen(path, "re");
 	if (!f)
 		return -1;
 	while (fscanf(f, "%63s %lld", key, &v) == 2)
@@ -391,6 +401,11 @@ long long rai_stat(const char *name)
 			found = v;
 	fclose(f);
 	return found;
+}
+
+long long rai_stat(const char *name)
+{
+	return rai_debugfs_counter("stats", name);
 }
 
 int rai_param_get(const char *name, char *buf, size_t size)

@@ -86,6 +86,11 @@ const char *rai_unique_name(char *buf, size_t size, const char *tag);
 
 /* ---- module and shell ------------------------------------------------- */
 
+/* A counter of <debugfs>/rdma_addrinfo/@file ("stats", "sa"), or -1. */
+long long rai_debugfs_counter(const char *file, const char *name);
+/* Wait until it reaches @target, up to timeout_ms: its last value. */
+long long rai_debugfs_counter_wait(const char *file, const char *name,
+				   long long target, int timeout_ms);
 /* A counter of <debugfs>/rdma_addrinfo/stats, or -1. */
 long long rai_stat(const char *name);
 /* A module parameter's value, newline cut: 0 or -errno. */
