@@ -30,15 +30,16 @@ static inline int rai_module_set_loaded(int load)
 {
 	char ko[PATH_MAX + 32], start[PATH_MAX + 32], cmd[2 * PATH_MAX + 320];
 
-	if (!load)
-		return system("command -v rmmod >/dev/null && [ -f /run/rai-resolved.pid ] && {\n"
-			      "  p=$(cat /run/rai-resolved.pid); kill $p\n"
-			      "  i=0; while kill -0 $p 2>/dev/null && [ $i -lt 300 ]; do\n"
-			      "    sleep 0.1; i=$((i + 1))	# polls its exit, 30 s at most\n"
-			      "  done\n"
-			      "  mv /run/rai-resolved.pid /run/rai-resolved.paused\n"
-			      "}\n"
-			      "rmmod rdma_addrinfo 2>/dev/null");
+	if (!load) {
+		if (!rai_repo_path(start, sizeof(start),
+				   "selftests/world/stop-resolved"))
+			return -1;
+		snprintf(cmd, sizeof(cmd),
+			 "command -v rmmod >/dev/null && [ -f /run/rai-resolved.pid ] &&\n"
+			 "  '%s' && touch /run/rai-resolved.paused\n"
+			 "rmmod rdma_addrinfo 2>/dev/null", start);
+		return system(cmd);
+	}
 	/* The runner names the module built for the booted kernel. */
 	if (getenv("RAI_KO") && *getenv("RAI_KO"))
 		snprintf(ko, sizeof(ko), "%s", getenv("RAI_KO"));
