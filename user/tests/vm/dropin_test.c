@@ -231,7 +231,7 @@ static int device_fds(int *fds, int max)
 }
 
 /* One rdma_getaddrinfo() of the peer's address: its return. */
-static int one_call(void)
+static int numeric_peer_lookup(void)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_NUMERICHOST }, *res;
 	int ret = rdma_getaddrinfo(RAI_IP4_B, "7471", &hints, &res);
@@ -246,7 +246,7 @@ static int the_sync_fd(struct __test_metadata *_metadata)
 {
 	int fds[4], n;
 
-	if (one_call())
+	if (numeric_peer_lookup())
 		return -1;
 	n = device_fds(fds, 4);
 	if (n != 1) {
@@ -264,8 +264,8 @@ TEST(closed_descriptor_is_opened_again)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, close(fd));
 	errno = 0;
-	EXPECT_EQ(0, one_call()) TH_LOG("after close(): errno %s",
-					strerror(errno));
+	EXPECT_EQ(0, numeric_peer_lookup())
+		TH_LOG("after close(): errno %s", strerror(errno));
 	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_IP4_B, "7471", NULL));
 	EXPECT_EQ(1, device_fds(fds, 4));
 }
@@ -289,8 +289,8 @@ TEST(reused_number_is_left_alone)
 	}
 	ASSERT_EQ(0, fstat(fd, &before));
 	errno = 0;
-	EXPECT_EQ(0, one_call()) TH_LOG("with the number reused: errno %s",
-					strerror(errno));
+	EXPECT_EQ(0, numeric_peer_lookup())
+		TH_LOG("with the number reused: errno %s", strerror(errno));
 	ASSERT_EQ(0, fstat(fd, &after)) TH_LOG("the program's file closed");
 	EXPECT_EQ(before.st_ino, after.st_ino);
 	EXPECT_EQ(1, write(pipefd[1], &c, 1));
@@ -308,7 +308,7 @@ static void *calls(void *arg)
 	int i, *failed = arg;
 
 	for (i = 0; i < CALLS; i++)
-		if (one_call())
+		if (numeric_peer_lookup())
 			(*failed)++;
 	return NULL;
 }
@@ -344,11 +344,11 @@ TEST(child_closing_inherited_descriptor)
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		close(fd);
-		_exit(one_call() ? 1 : 0);
+		_exit(numeric_peer_lookup() ? 1 : 0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	EXPECT_EQ(0, one_call());
+	EXPECT_EQ(0, numeric_peer_lookup());
 }
 
 /*
