@@ -616,14 +616,13 @@ TEST_F_TIMEOUT(batch, a_name_asked_alone_does_not_wait, 120)
 
 /*
  * One batch, four fates: an answer, a failure, a request whose deadline
- * (dns_timeout_ms, from its start) passes while the batch's upcall hangs,
- * and one destroyed meanwhile.  Each request gets its own outcome, the
- * destroyed one none.  The name that times out is asked for 10 s before
- * the others and the batch is held by its name, so that its deadline alone
- * passes during the hold: the hold on the fillers ends 10 s before that
- * deadline and the others' deadlines come 10 s after it (room for the
- * debug kernel beside other VMs: with 6 s, it once timed out before the
- * batch was gathered, which then held three names).
+ * (dns_timeout_ms, from its RESOLVE) passes while the batch's upcall
+ * hangs, and one destroyed meanwhile.  Each request gets its own outcome,
+ * the destroyed one none.  dns_timeout_ms is read at RESOLVE: the name
+ * that times out is asked for with a deadline, the others with none (0),
+ * so no clock decides their fate.  Its 20 s are the time the fillers
+ * have to end and the batch to be gathered with it, under the debug kernel
+ * beside other VMs (6 s once ran out before the batch was gathered).
  */
 TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
 {
@@ -639,22 +638,18 @@ TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
 	ASSERT_LE(0, b0);
 	for (i = 0; i < NR; i++)
 		status[i] = 1;	/* no event yet */
-	/* The fillers have no deadline (the fixture's 0); the names have. */
+	/* The fillers have no deadline either (the fixture's 0). */
 	fill_slots_held(_metadata, self, lines);
-	ASSERT_EQ(0, rai_param_set("dns_timeout_ms", "20000"));
-	rai_unique_name(name[TIMEOUT], sizeof(name[TIMEOUT]), "btimeout");
-	ASSERT_EQ(0, rai_resolve_async(self->fd, name[TIMEOUT], NULL,
-				       AF_UNSPEC, 0, TIMEOUT,
-				       &handle[TIMEOUT]));
-	sleep(10);	/* its deadline 10 s ahead of the others': time itself */
 	snprintf(name[ANSWER], sizeof(name[ANSWER]), "%s", RAI_ZONE_PEER4);
 	rai_unique_name(name[FAILURE], sizeof(name[FAILURE]), "bfailure");
 	rai_unique_name(name[CANCEL], sizeof(name[CANCEL]), "bcancel");
-	for (i = 0; i < NR; i++)
-		if (i != TIMEOUT)
-			ASSERT_EQ(0, rai_resolve_async(self->fd, name[i], NULL,
-						       AF_UNSPEC, 0, i,
-						       &handle[i]));
+	rai_unique_name(name[TIMEOUT], sizeof(name[TIMEOUT]), "btimeout");
+	for (i = 0; i < NR; i++) {
+		ASSERT_EQ(0, rai_param_set("dns_timeout_ms",
+					   i == TIMEOUT ? "20000" : "0"));
+		ASSERT_EQ(0, rai_resolve_async(self->fd, name[i], NULL,
+					       AF_UNSPEC, 0, i, &handle[i]));
+	}
 	/* The fillers end; the first free slot takes the four names. */
 	q0 = rai_stat("dns_queries");
 	ASSERT_EQ(0, rai_upcall_hold_names("btimeout"));
@@ -662,7 +657,7 @@ TEST_F_TIMEOUT(batch, one_batch_answer_failure_timeout_and_cancel_apart, 180)
 	EXPECT_EQ(q0 + 1, rai_stat_wait("dns_queries", q0 + 1, 30000))
 		TH_LOG("the names were not asked for");
 
-	/* The fillers, and the deadline of the first name, during the hold. */
+	/* The fillers, and the one deadline, during the hold. */
 	while (status[TIMEOUT] == 1) {
 		ASSERT_EQ(0, rai_wait_event(self->fd, &ev, 30000))
 			TH_LOG("no timeout while the batch hangs");
