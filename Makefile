@@ -141,9 +141,16 @@ demo: all
 
 # Cost of a resolution through the module against librdmacm and glibc,
 # measured in the VM in one run (ratios, not absolute times, matter).
+# BASE=COMMIT: the per-call rows only, beside COMMIT's in the same boot
+# (scripts/bench-base), each row's new/base ratio; run it before landing a
+# change to the request path.
 bench: all
+ifeq ($(BASE),)
 	$(MAKE) -C selftests bench BUILD=$(BUILD)/selftests
 	selftests/world/run -- selftests/bench/run $(BUILD)/selftests/bench/addrinfo_bench $(BENCH_ARGS)
+else
+	scripts/bench-base $(BASE) $(BENCH_ROUNDS)
+endif
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

@@ -21,8 +21,11 @@
  * how many times one name alone that takes (what resolving them in the
  * caller's process costs this machine).
  *
- * Usage: addrinfo_bench [-q]   (inside the test VM: make bench)
+ * Usage: addrinfo_bench [-q | -p]   (inside the test VM: make bench)
  *   -q   quick: fewer iterations (a smoke run)
+ *   -p   the per-call rows only (numeric, repeated names, return times),
+ *        each also as a tab-separated "row" line of microseconds, which
+ *        selftests/bench/compare reads (make bench BASE=COMMIT)
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -79,6 +82,7 @@ static const char *dns_name = RAI_ZONE_PEER;
 static const char *hosts_name = RAI_WORLD_HOSTS_NAME;
 static unsigned int bench_names = 60000;
 static int quick;
+static int per_call_only;	/* -p */
 static double ppid_us;		/* median cost of getppid() */
 
 static double now_us(void)
@@ -181,6 +185,17 @@ static void line(const char *what, const char *rdmacm_fig,
 	printf("%-46s %-16s %-16s %s\n", what, rdmacm_fig, module_fig, goal);
 }
 
+/*
+ * -p: a row's figures in us, for selftests/bench/compare: its label, the
+ * module's, librdmacm's (-1: none) and getppid()'s in this run.
+ */
+static void row_us(const char *what, double module_us, double rdmacm_us)
+{
+	if (per_call_only)
+		printf("row\t%s\t%.3f\t%.3f\t%.3f\n", what, module_us,
+		       rdmacm_us, ppid_us);
+}
+
 static void ratio_row(const char *what, const char *node, int flags,
 		      int calls, const char *goal)
 {
@@ -198,6 +213,7 @@ static void ratio_row(const char *what, const char *node, int flags,
 	snprintf(fr, sizeof(fr), "x%.0f", r / ppid_us);
 	snprintf(fm, sizeof(fm), "x%.0f", m / ppid_us);
 	line(what, fr, fm, goal);
+	row_us(what, m, r);
 }
 
 /* New names, one after another: names per second. */
@@ -423,6 +439,30 @@ static double rdmacm_many_s(int n, int reps, double *one_s)
 	}
 	*one_s = median(one, reps);
 	return median(many, reps);
+}
+
+/* -p: the return times of numeric and cached names only (no new name). */
+static void return_rows_per_call(void)
+{
+	struct return_time sn[REPS], sc[REPS], start_num, start_cached;
+	struct async_world w;
+	int rep;
+
+	async_world_init(&w);
+	async_run(&w, 1, numeric_name, NULL);	/* warm up */
+	for (rep = 0; rep < REPS; rep++) {
+		async_run(&w, RETURN_CALLS, numeric_name, &sn[rep]);
+		async_run(&w, RETURN_CALLS, dns_name, &sc[rep]);
+	}
+	return_median(&start_num, sn);
+	return_median(&start_cached, sc);
+	return_row("rdma_resolve_addrinfo returns: numeric", &start_num);
+	row_us("rdma_resolve_addrinfo returns: numeric", start_num.wall, -1);
+	return_row("rdma_resolve_addrinfo returns: cached name",
+		   &start_cached);
+	row_us("rdma_resolve_addrinfo returns: cached name",
+	       start_cached.wall, -1);
+	async_world_fini(&w);
 }
 
 static void async_rows(void)
@@ -656,6 +696,7 @@ int main(int argc, char **argv)
 	void *lib;
 
 	quick = argc > 1 && !strcmp(argv[1], "-q");
+	per_call_only = argc > 1 && !strcmp(argv[1], "-p");
 	calls = quick ? 20 : 300;
 	names_m = quick ? 3 : 10;
 	names_r = quick ? 10 : 100;
@@ -703,6 +744,11 @@ int main(int argc, char **argv)
 		  RAI_NUMERICHOST | RAI_NOROUTE, calls, "(the module's floor)");
 	ratio_row("same DNS name, RAI_NOROUTE", dns_name, RAI_NOROUTE, calls,
 		  "(the module's floor)");
+	if (per_call_only) {
+		return_rows_per_call();
+		dlclose(lib);
+		return 0;
+	}
 
 	rr = median_rate(&rdmacm, 1, names_r);
 	rm = median_rate(&module, 1, names_m);
