@@ -7,4 +7,7 @@
 int rai_ipv4_literal(const char *s, struct in_addr *addr);
 int rai_ipv4_module_literal(const char *s);
 
+#define RAI_IPV4_DOTTED_LEN	sizeof("255.255.255.255")
+void rai_ipv4_dotted(const struct in_addr *addr, char *out);
+
 #endif /* _RAI_LITERAL_H */

@@ -186,7 +186,9 @@ static int rai_ipv4_node(struct rai_request *req, const char **node,
 	struct in_addr a;
 
 	if (rai_ipv4_literal(*node, &a)) {
-		inet_ntop(AF_INET, &a, req->node, sizeof(req->node));
+		_Static_assert(sizeof(req->node) >= RAI_IPV4_DOTTED_LEN,
+			       "room for a dotted IPv4 address");
+		rai_ipv4_dotted(&a, req->node);
 		*node = req->node;
 		return 0;
 	}

@@ -149,7 +149,12 @@ int rai_map_service(const char *service, const struct rdma_addrinfo *hints,
 	if (memo->ret)
 		return memo->ret;
 	*qp_type = memo->qp_type;
-	if (service)
-		snprintf(out, out_size, "%s", memo->port);
+	if (service) {
+		/* Each call: a copy, not an snprintf(). */
+		size_t n = strnlen(memo->port, out_size - 1);
+
+		memcpy(out, memo->port, n);
+		out[n] = '\0';
+	}
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -199,6 +200,25 @@ TEST(names_and_ipv6_literals_are_sent_as_given)
 	EXPECT_STREQ("127.0.0.1 ", sent_node(&req, buf, sizeof(buf)));
 	ASSERT_EQ(0, rai_build_request(&req, "fd00::001", "7471", NULL));
 	EXPECT_STREQ("fd00::001", sent_node(&req, buf, sizeof(buf)));
+}
+
+/* The dotted form the module gets is inet_ntop()'s, byte for byte. */
+TEST(dotted_decimal_is_inet_ntop_s)
+{
+	char mine[RAI_IPV4_DOTTED_LEN], glibc[INET_ADDRSTRLEN];
+	struct in_addr a;
+	uint32_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 20000; i++) {
+		/* Every byte width: 0, 9, 10, 99, 100, 255 and between. */
+		a.s_addr = i < 4 ? (uint32_t[]){ 0, ~0u, 0x0a09630au,
+						 0x64ff0063u }[i] : v;
+		v = v * 2654435761u + 12345;
+		rai_ipv4_dotted(&a, mine);
+		ASSERT_NE(NULL, inet_ntop(AF_INET, &a, glibc, sizeof(glibc)));
+		ASSERT_STREQ(glibc, mine);
+	}
 }
 
 TEST_HARNESS_MAIN
