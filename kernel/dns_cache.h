@@ -21,11 +21,15 @@ struct rai_dns_cached;
  *	host's view), else that of a resident resolver (kernel/dns_resident.c)
  * @helper: answers that list every address (our helper, a resident
  *	resolver) rather than key.dns_resolver's one
+ * @source: for rai_dns_cache_store(): the resident resolver that answered
+ *	(its entries go with it: rai_dns_cache_forget()), NULL for the
+ *	upcall; not part of what a look-up matches
  */
 struct rai_dns_cache_key {
 	const struct net *net;
 	u64 view;
 	bool helper;
+	const void *source;
 };
 
 struct rai_dns_cached *rai_dns_cache_get(const struct rai_dns_cache_key *key,
@@ -39,6 +43,9 @@ void rai_dns_cache_store(const struct rai_dns_cache_key *key,
 void rai_dns_cache_remember(const struct rai_dns_cache_key *key,
 			    const char *name, u32 len,
 			    const struct rai_dns_answer *answer);
+
+void rai_dns_cache_forget(const struct net *net, u64 view,
+			  const void *source);
 
 void rai_dns_cache_init(void);
 void rai_dns_cache_exit(void);

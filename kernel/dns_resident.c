@@ -301,7 +301,7 @@ int rai_resident_answered(struct rai_resident *r, u64 id,
 			  const struct rai_dns_answer *answer)
 {
 	struct rai_dns_cache_key key = {
-		.net = r->net, .view = r->view_id, .helper = true,
+		.net = r->net, .view = r->view_id, .helper = true, .source = r,
 	};
 	struct rai_resident_name *n;
 	LIST_HEAD(reqs);
@@ -421,6 +421,7 @@ void rai_resident_release(struct rai_file *file)
 	spin_unlock(&rai_resident_lock);
 	held = rai_resident_queue_close(&r->queue, &reqs);
 	cancel_delayed_work_sync(&r->deadline_work);
+	rai_dns_cache_forget(r->net, r->view_id, r);
 	atomic_dec(&rai_resident_count);
 	rai_stat_inc(RAI_STAT_RESOLVER_UNREGISTERED);
 	pr_info("resident resolver gone (its file closed by pid %d), %u names to the upcall\n",
