@@ -36,10 +36,13 @@
  * @name: the bytes
  * @len: their number
  *
- * 1..RDMA_ADDRINFO_NAME_MAX bytes of a host name: no ':' (it would select
- * a query type of the shared dns_resolver keys, e.g. "afsdb:"), no ';',
- * ',', white space or control bytes (they have meanings in key
- * descriptions, callout arguments and the helpers' answers), no NUL.
+ * 1..RDMA_ADDRINFO_NAME_MAX bytes of a host name as the ABI header
+ * promises resolvers: letters, digits, '-', '_' and '.' (an IDN name in
+ * its ASCII form, "xn--...").  Nothing else: a ':' would select a query
+ * type of the shared dns_resolver keys (e.g. "afsdb:"), ';', ',', '#',
+ * white space and control bytes mean something in key descriptions,
+ * callouts and the helpers' answers, and the root helper hands the name
+ * to getaddrinfo() (it checks the same rule: user/dns-helper, name_ok()).
  */
 bool rai_dns_name_valid(const char *name, u32 len)
 {
@@ -48,9 +51,12 @@ bool rai_dns_name_valid(const char *name, u32 len)
 	if (!len || len > RDMA_ADDRINFO_NAME_MAX)
 		return false;
 	for (i = 0; i < len; i++) {
-		unsigned char c = name[i];
+		char c = name[i];
 
-		if (c == ':' || c == ';' || c == ',' || c <= ' ' || c == 0x7f)
+		/* Not isalnum(): the kernel's takes Latin-1 letters too. */
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		      c == '.'))
 			return false;
 	}
 	return true;

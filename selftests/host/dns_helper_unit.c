@@ -6,6 +6,9 @@
  *  - whom it answers with a batch: from_module() takes the request-key
  *    arguments %u and %T and a KEYCTL_DESCRIBE stand-in; only uid 0 with
  *    the kernel's ".dns_resolver" keyring as thread keyring is the module;
+ *  - a "rai:NAME" key is anyone's: its name is looked up (getaddrinfo()
+ *    as root) only when it is a host name of the module's grammar
+ *    (letters, digits, '-', '_', '.'; at most 255 bytes), else -EINVAL;
  *  - a batch's names belong to the batch: a name slower than the deadline
  *    (1 s here) keeps its thread going after batch_answer() has returned,
  *    when the caller's buffer is gone.  The names come from a frame that
@@ -255,6 +258,54 @@ static void test_single_name_canonical_name(void)
 	      "none given: none ('%s')", list);
 }
 
+/*
+ * Anyone's "rai:NAME": a description that is no host name as the ABI
+ * header and the module have it never reaches getaddrinfo().  Before, the
+ * helper looked up whatever followed "rai:".
+ */
+static void test_single_name_grammar(void)
+{
+	static const char *const bad[] = {
+		"a/b.rai.test", "a%b.rai.test", "\x80.rai.test", "*.rai.test",
+		"a b", "a\nb", "a#b", "a,b", "a;b", "a:b", "@1-2",
+		"\xc3\xa4.example", "a\\b", "~", "",
+	};
+	static const char *const good[] = {
+		"a.rai.test", "A-1_b.Rai.test", "xn--4ca.example", "x",
+		"trailing.dot.",
+	};
+	char list[PAYLOAD_MAX], longest[CANON_MAX + 2], shown[64];
+	unsigned int i, ttl;
+	int before, len;
+
+	for (i = 0; i < UPCALL_CASES(bad); i++) {
+		before = atomic_load(&lookups);
+		len = resolve_single(bad[i], list, sizeof(list), &ttl);
+		CHECK(len == -EINVAL && atomic_load(&lookups) == before,
+		      "'%s': -EINVAL, not looked up (%d)",
+		      upcall_printable(bad[i], shown, sizeof(shown)), len);
+	}
+	for (i = 0; i < UPCALL_CASES(upcall_unbatchable_names); i++)
+		CHECK(!name_ok(upcall_unbatchable_names[i]),
+		      "'%s', which the module refuses, is refused",
+		      upcall_printable(upcall_unbatchable_names[i], shown,
+				       sizeof(shown)));
+	for (i = 0; i < UPCALL_CASES(good); i++) {
+		before = atomic_load(&lookups);
+		len = resolve_single(good[i], list, sizeof(list), &ttl);
+		CHECK(len > 0 && atomic_load(&lookups) == before + 1,
+		      "'%s': looked up (%d)", good[i], len);
+	}
+	memset(longest, 'a', sizeof(longest));
+	longest[CANON_MAX] = '\0';
+	CHECK(resolve_single(longest, list, sizeof(list), &ttl) > 0,
+	      "a name of %d bytes is looked up", CANON_MAX);
+	longest[CANON_MAX] = 'a';
+	longest[CANON_MAX + 1] = '\0';
+	CHECK(resolve_single(longest, list, sizeof(list), &ttl) == -EINVAL,
+	      "a name of %d bytes is not", CANON_MAX + 1);
+}
+
 static void test_key_fields(void)
 {
 	char text[] = "dns_resolver;0;0;3f010000;rai:nosuch;rai:a.example";
@@ -382,6 +433,7 @@ int main(void)
 	test_from_module();
 	test_key_fields();
 	test_single_name_canonical_name();
+	test_single_name_grammar();
 	test_helper_writes_the_shared_cases();
 	test_batch_names_outlive_the_call();
 	return UNIT_SUMMARY();

@@ -355,34 +355,6 @@ TEST_F_TIMEOUT(batch, answers_live_the_ttl_of_their_records, 180)
 }
 
 /*
- * Names a batch cannot carry ('#' would start dns_resolver's options in
- * the helper's answer, '@' starts a batch's key name) are asked for one
- * by one; the others still go together, and batches stay on.  Before,
- * one such name made the whole batch fail and turned batches off for
- * every user for 60 s.
- */
-TEST_F_TIMEOUT(batch, names_a_batch_cannot_carry_are_asked_alone, 180)
-{
-	static const struct expect odd[] = {
-		{ RAI_ZONE_MULTI, 0, 4 },
-		{ "a#b." RAI_WORLD_DNS_ZONE, -ENXIO, 0 },
-		{ RAI_ZONE_V4ONLY, 0, 1 },
-		{ "@x." RAI_WORLD_DNS_ZONE, -ENXIO, 0 },
-		{ RAI_ZONE_PEER4, 0, 1 },
-	};
-	long long b0 = rai_stat("dns_batches");
-	long long r0 = rai_stat("dns_batch_refused");
-	long long f0 = rai_stat("dns_fallbacks");
-	long upcalls;
-
-	resolve_behind_held_slots(_metadata, self, odd, 5, &upcalls);
-	EXPECT_EQ(r0, rai_stat("dns_batch_refused"));
-	EXPECT_EQ(f0, rai_stat("dns_fallbacks"))
-		TH_LOG("our helper did not answer '@x." RAI_WORLD_DNS_ZONE "'");
-	EXPECT_LT(b0, rai_stat("dns_batches"));
-}
-
-/*
  * A name asked for every 250 ms over three TTLs: refreshed in the
  * background after half its TTL, it never leaves the cache, so no lookup
  * waits for an upcall.  Without the refresh, one lookup per TTL would miss.

@@ -860,6 +860,60 @@ TEST_F(val, destroy_bad_arg_pointer_efault)
 	FD_STILL_WORKS();
 }
 
+/*
+ * The grammar of the ABI header (node_len): a name that is no literal has
+ * letters, digits, '-', '_' and '.' only (IDN names in their ASCII form).
+ * Before, every byte 0x21-0xff but ':', ';' and ',' passed, and such
+ * names went to the upcall, whose root helper ran getaddrinfo() on them.
+ */
+TEST_F(val, resolve_dns_name_outside_the_grammar_einval)
+{
+	static const char *const bad[] = {
+		"a/b." RAI_WORLD_DNS_ZONE, "a%b." RAI_WORLD_DNS_ZONE,
+		"\x80." RAI_WORLD_DNS_ZONE, "*." RAI_WORLD_DNS_ZONE,
+		"a#b." RAI_WORLD_DNS_ZONE, "@x." RAI_WORLD_DNS_ZONE,
+		"caf\xc3\xa9." RAI_WORLD_DNS_ZONE, "a\\b." RAI_WORLD_DNS_ZONE,
+		"a~b." RAI_WORLD_DNS_ZONE, "\xff",
+	};
+	struct rdma_addrinfo_resolve r;
+	unsigned int i, taken = 0;
+	int ret;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		valid_req(&r);
+		r.ai_flags = 0;
+		r.node = (uintptr_t)bad[i];
+		r.node_len = strlen(bad[i]);
+		ret = resolve_err(self->fd, &r);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("name %u of the list", i);
+		taken += !ret;
+	}
+	TH_LOG("%u of %zu names outside the grammar taken", taken,
+	       sizeof(bad) / sizeof(bad[0]));
+	FD_STILL_WORKS();
+}
+
+/* Every byte the grammar has, an IDN name among them, is taken. */
+TEST_F(val, resolve_dns_name_of_the_grammar_taken)
+{
+	static const char *const good[] = {
+		"xn--caf-dma." RAI_WORLD_DNS_ZONE,
+		"A-1_b.Z-9." RAI_WORLD_DNS_ZONE ".",
+	};
+	struct rdma_addrinfo_resolve r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		valid_req(&r);
+		r.ai_flags = 0;
+		r.node = (uintptr_t)good[i];
+		r.node_len = strlen(good[i]);
+		ASSERT_EQ(0, rai_resolve(self->fd, &r)) TH_LOG("%s", good[i]);
+		EXPECT_EQ(0, rai_destroy(self->fd, r.handle, NULL));
+	}
+	FD_STILL_WORKS();
+}
+
 TEST_F(val, destroy_reserved_nonzero_einval)
 {
 	struct rdma_addrinfo_destroy d;

@@ -251,8 +251,9 @@ struct rdma_addrinfo_info {
  *	rdma_addrinfo_result (info.result_size bytes each), which receives
  *	the first min(@num_results, @result_count) results
  * @node_len: in, 1..RDMA_ADDRINFO_NAME_MAX when @node is set, else 0; the
- *	bytes must not contain NUL.  A name that is no numeric literal must
- *	not contain ':', ';', ',', white space or control bytes (-EINVAL)
+ *	bytes must not contain NUL.  A name that is no numeric literal is a
+ *	host name: letters, digits, '-', '_' and '.' only (an IDN name in
+ *	its ASCII form, "xn--..."), else -EINVAL
  * @service_len: in, 1..RDMA_ADDRINFO_SERVICE_MAX when @service is set,
  *	else 0
  * @ai_flags: in, RDMA_ADDRINFO_RAI_*
@@ -550,7 +551,7 @@ struct rdma_addrinfo_resolver_register {
  * @name_len: bytes of @name before its NUL
  * @reserved: zero
  * @name: the host name, NUL-terminated, as the caller gave it (letters,
- *	digits, '-', '_', '.')
+ *	digits, '-', '_', '.': the module lets no other byte through)
  */
 struct rdma_addrinfo_resolver_name {
 	__u64 id;

@@ -468,7 +468,7 @@ int name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
-	return n > 0 && n < NS_MAXDNAME &&
+	return n > 0 && n <= CANON_MAX &&
 	       strspn(name, "abcdefghijklmnopqrstuvwxyz"
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") == n;
 }

@@ -76,7 +76,11 @@ long dns_answer_ttl(const unsigned char *msg, int len);
 /* How long the failure @err (a positive errno) of a name may be kept. */
 unsigned int failure_ttl(int err);
 
-/* Is @name a host name as the module lets one through? */
+/*
+ * Is @name a host name as the module lets one through?  The grammar of
+ * the ABI header and of the module's rai_dns_name_valid(): 1..CANON_MAX
+ * letters, digits, '-', '_' and '.'.
+ */
 int name_ok(const char *name);
 
 #endif /* RAI_LOOKUP_H */

@@ -48,7 +48,9 @@
  *
  * Whom it answers (Documentation/admin-guide.rst, "DNS"): request-key runs
  * it as root for whoever asks for a "rai:" key, so it does for anyone only
- * what key.dns_resolver does, one name: "rai:NAME" is NAME.  Batches are
+ * what key.dns_resolver does, one name: "rai:NAME" is NAME, looked up only
+ * when it is a host name as the module asks for them (name_ok(): letters,
+ * digits, '-', '_', '.'), else rejected with EINVAL.  Batches are
  * the module's alone: request-key passes the requestor's uid (%u) and
  * thread keyring (%T), and the kernel's dns_query() asks as uid 0 with its
  * keyring ".dns_resolver" as thread keyring, which no process can have
@@ -223,6 +225,20 @@ static int from_module(const char *uid, const char *keyring,
 	       !strcmp(field[4], DNS_RESOLVER_KEYRING);
 }
 
+/*
+ * The list of the one name of a "rai:NAME" key, anyone's: getaddrinfo()
+ * runs as root on it, so only on a host name of the module's grammar
+ * (name_ok()).  Its length (@ttl set), or -errno: -EINVAL for a
+ * description that is no host name.
+ */
+static int resolve_single(const char *name, char *list, size_t size,
+			  unsigned int *ttl)
+{
+	if (!name_ok(name))
+		return -EINVAL;
+	return resolve_ttl(name, list, size, 1, ttl);
+}
+
 static int answer(int32_t key, const char *name)
 {
 	char payload[PAYLOAD_MAX];
@@ -230,7 +246,7 @@ static int answer(int32_t key, const char *name)
 	struct timespec now;
 	int len;
 
-	len = resolve_ttl(name, payload, sizeof(payload) - UNTIL_MAX, 1, &ttl);
+	len = resolve_single(name, payload, sizeof(payload) - UNTIL_MAX, &ttl);
 	if (len < 0) {
 		ttl = failure_ttl(-len);
 		say(LOG_DEBUG, "%s: reject %s for %u s", name, strerror(-len),
@@ -465,7 +481,9 @@ int main(int argc, char **argv)
 			say_verbose = 1;
 			break;
 		case 'n':	/* resolve without a key: for people and tests */
-			ret = resolve(optarg, payload, sizeof(payload), 1);
+			ret = name_ok(optarg) ?
+			      resolve(optarg, payload, sizeof(payload), 1) :
+			      -EINVAL;
 			if (ret < 0) {
 				printf("error %s\n", strerror(-ret));
 				return 2;
