@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,6 +187,7 @@ struct dct_flood {
 	int up;
 	int hold;
 	const char *tag;
+	int inherited[4];	/* the parent's files, closed by the child */
 };
 
 static int dct_flood_run(const struct dct_flood *fl)
@@ -237,6 +239,14 @@ static int dct_flood_run(const struct dct_flood *fl)
 	return 0;
 }
 
+static void dct_close_inherited(const struct dct_flood *fl)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fl->inherited) / sizeof(fl->inherited[0]); i++)
+		close(fl->inherited[i]);
+}
+
 /*
  * A container running dct_flood_run(): forked as @owner (0: root), it
  * makes its own user and network namespace; the parent maps uid 0 of it
@@ -265,6 +275,9 @@ static pid_t dct_container_start(uid_t owner, const struct dct_flood *fl)
 			perror("# setresuid in the namespace");
 			_exit(103);
 		}
+		/* Set after setresuid(), which clears it. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dct_close_inherited(fl);
 		_exit(dct_flood_run(fl));
 	}
 	ret = read(up[0], &c, 1) == 1 ? 0 : -1;
@@ -345,6 +358,11 @@ static void dct_floods(struct __test_metadata *_metadata,
 		fl[i].up = up[1];
 		fl[i].hold = hold[0];
 		fl[i].tag = owners[i] ? "dctflood" : "dctroot";
+		/* Only the test holds the host's files and the pipes' ends. */
+		fl[i].inherited[0] = self->rfd;
+		fl[i].inherited[1] = self->fd;
+		fl[i].inherited[2] = up[0];
+		fl[i].inherited[3] = hold[1];
 		pid[i] = dct_container_start(owners[i], &fl[i]);
 		ASSERT_LT(0, pid[i]) TH_LOG("container %d", i);
 	}
