@@ -23,7 +23,8 @@
  *
  * with at most RDMA_ADDRINFO_UPCALL_BATCH_NAMES_MAX names, each once.
  * Only names of letters, digits, '-', '_' and '.' go in a batch
- * (rai_dns_batch_name_ok()); other names are asked for one by one.  Our
+ * (rai_dns_batch_name_ok()); other names would be asked for one by one,
+ * but RESOLVE lets none through (rai_dns_name_valid()).  Our
  * helper resolves the names in parallel and instantiates the key with
  *
  *	rai-batch

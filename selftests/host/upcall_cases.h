@@ -14,7 +14,8 @@
  *    refuse, other names none), writes the answer; the module reads that
  *    answer into the results, name by name.
  *  - The name grammar: every name the module would put in a batch, the
- *    helper takes (one it refused would fail the whole batch).
+ *    helper takes (one it refused would fail the whole batch), and the
+ *    names outside it neither takes.
  */
 #ifndef RAI_UPCALL_CASES_H
 #define RAI_UPCALL_CASES_H
@@ -99,7 +100,11 @@ static const char *const upcall_batchable_names[] = {
 	"0123456789.example",
 };
 
-/* Names the module asks for alone: never in a callout. */
+/*
+ * Names never in a callout: the module refuses them at RESOLVE
+ * (rai_dns_name_valid(), the ABI header's grammar), and the helper looks
+ * none of them up, not even as anyone's "rai:NAME" key.
+ */
 static const char *const upcall_unbatchable_names[] = {
 	"a b", "a\nb", "a#b", "a,b", "a;b", "a:b", "a/b", "\xc3\xa4.example",
 };
