@@ -496,7 +496,8 @@ struct rdma_addrinfo_destroy {
  *          of that network namespace and view
  *  ENOMEM  out of memory
  * The registration ends when the file is closed (the last descriptor of
- * it); names it had taken and not answered go to the fallback at once.
+ * it); names it had taken and not answered go to the fallback at once,
+ * and the answers it gave leave the module's cache.
  *
  * RESOLVER_TAKE fills up to @count names (struct
  * rdma_addrinfo_resolver_name), oldest first and round-robin between the
