@@ -46,6 +46,14 @@ int rai_eai_from_status(int status, unsigned int ctx, int *sys_errno)
 	case -ENOBUFS:		/* the user's results memory is spent */
 		return EAI_MEMORY;
 	case -EINVAL:
+		/*
+		 * A node that is neither a literal nor a host name ("my
+		 * host", "[fe80::1]"): glibc's EAI_NONAME, as librdmacm says,
+		 * whatever the hints.  EAI_QPTYPE is for RAI_SA's requests,
+		 * which have no node.
+		 */
+		if (ctx & RAI_CTX_NAME)
+			return EAI_NONAME;
 		if (ctx & RAI_CTX_QP_PS)
 			return EAI_QPTYPE;
 		break;

@@ -90,6 +90,20 @@ TEST(einval_with_qp_type_and_port_space_is_eai_qptype)
 	ASSERT_EQ(EAI_QPTYPE, eai(-EINVAL, RAI_CTX_QP_PS, &err));
 }
 
+/*
+ * The module refuses a node that is neither literal nor host name ("my
+ * host", "[fe80::1]") with -EINVAL: glibc's EAI_NONAME, also with QP type
+ * and port space in the hints (issue 33 item 4).
+ */
+TEST(einval_of_a_name_is_eai_noname_whatever_the_hints)
+{
+	int err;
+
+	ASSERT_EQ(EAI_NONAME, eai(-EINVAL, RAI_CTX_NAME, &err));
+	ASSERT_EQ(EAI_NONAME, eai(-EINVAL, RAI_CTX_NAME | RAI_CTX_QP_PS, &err));
+	ASSERT_EQ(0, err);
+}
+
 TEST(einval_without_qp_type_is_eai_system_einval)
 {
 	int err;

@@ -420,4 +420,35 @@ TEST(source_as_long_as_sockaddr_storage)
 	EXPECT_EQ(0, as_librdmacm(_metadata, NULL, "7471", &hints));
 }
 
+/*
+ * Malformed names (issue 33 item 4): glibc refuses them, librdmacm says
+ * EAI_NONAME, with or without QP type and port space in the hints (never
+ * EAI_QPTYPE, which is RAI_SA's) and with or without RAI_NUMERICHOST.
+ */
+TEST(malformed_name_is_eai_noname_as_in_librdmacm)
+{
+	static const char *const names[] = {
+		"my host", "[fe80::1]", "fe80::1%bogus0",
+	};
+	static const struct { int qp_type, ps; } qp[] = {
+		{ IBV_QPT_RC, RDMA_PS_TCP }, { IBV_QPT_UD, RDMA_PS_UDP },
+		{ 0, 0 },
+	};
+	struct rdma_addrinfo hints = { 0 };
+	size_t i, j, k;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (j = 0; j < sizeof(qp) / sizeof(qp[0]); j++) {
+			for (k = 0; k < 2; k++) {
+				hints.ai_qp_type = qp[j].qp_type;
+				hints.ai_port_space = qp[j].ps;
+				hints.ai_flags = k ? RAI_NUMERICHOST : 0;
+				EXPECT_NE(0, as_librdmacm(_metadata, names[i],
+							  "7471", &hints));
+			}
+		}
+		EXPECT_NE(0, as_librdmacm(_metadata, names[i], "7471", NULL));
+	}
+}
+
 TEST_HARNESS_MAIN
