@@ -146,22 +146,33 @@ static int tool_parse(int argc, char **argv, struct tool_options *o)
 		tool_usage(stderr);
 		return -1;
 	}
-	if (o->node && (!strcmp(o->node, "-") || !o->node[0]))
+	/* "" is a node (glibc's EAI_NONAME), not the hints alone */
+	if (o->node && !strcmp(o->node, "-"))
 		o->node = NULL;
 	if (o->hints.ai_family == AF_IB || (o->hints.ai_flags & RAI_SA))
 		o->hints.ai_port_space = RDMA_PS_IB;
 	return 0;
 }
 
+/* What a message is about: the node, else the service ("" shown so). */
+static const char *tool_what(const struct tool_options *o)
+{
+	if (o->node)
+		return o->node[0] ? o->node : "\"\"";
+	return o->service ? o->service : "-";
+}
+
 static void tool_report_eai(const struct tool_options *o, int ret)
 {
-	const char *what = o->node ? o->node : o->service ? o->service : "-";
+	const char *what = tool_what(o);
 
-	if (ret == EAI_SYSTEM)
+	/*
+	 * librdmacm's failures are -1 with errno (no module and no RDMA
+	 * device: ENODEV), which gai_strerror() would read as
+	 * EAI_BADFLAGS; so are the library's RAI_SA refusals (EOPNOTSUPP).
+	 */
+	if (ret == EAI_SYSTEM || (ret == -1 && errno))
 		fprintf(stderr, "rdma-addrinfo: %s: %s\n", what, strerror(errno));
-	else if (ret == -1 && errno)	/* librdmacm's -1/errno (fallback) */
-		fprintf(stderr, "rdma-addrinfo: %s: %s (%s)\n", what,
-			rdma_addrinfo_strerror(ret), strerror(errno));
 	else
 		fprintf(stderr, "rdma-addrinfo: %s: %s\n", what,
 			rdma_addrinfo_strerror(ret));
@@ -204,7 +215,7 @@ static int tool_wait_addrinfo_event(struct rdma_event_channel *ch,
 static int tool_resolve_async(const struct tool_options *o,
 			      struct rdma_addrinfo **res)
 {
-	const char *what = o->node ? o->node : o->service ? o->service : "-";
+	const char *what = tool_what(o);
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *id;
 	int ret = -1, status = 0;

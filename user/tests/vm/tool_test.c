@@ -3,6 +3,8 @@
  * rdma-addrinfo(1) in the VM: one line per result with family, destination,
  * port or service ID, source, device and port; JSON; errors and exit status.
  */
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -122,6 +124,81 @@ TEST(usage_errors_exit_2_and_help_exits_0)
 	ASSERT_EQ(2, rai_run_tool("", out, sizeof(out)));
 	ASSERT_EQ(0, rai_run_tool("--help", out, sizeof(out)));
 	ASSERT_NE(NULL, strstr(out, "Usage: rdma-addrinfo"));
+}
+
+/*
+ * An empty node is a node, not "no node": glibc (so librdmacm) says
+ * EAI_NONAME; it is not the hints alone (a result of family 0).
+ */
+TEST(empty_node_is_an_unknown_name_and_exit_1)
+{
+	char out[4096];
+
+	ASSERT_EQ(1, rai_run_tool("'' 7471", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, gai_strerror(EAI_NONAME))) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "unknown")) TH_LOG("%s", out);
+	ASSERT_EQ(1, rai_run_tool("''", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, gai_strerror(EAI_NONAME))) TH_LOG("%s", out);
+	ASSERT_EQ(1, rai_run_tool("--async ''", out, sizeof(out)));
+	EXPECT_EQ(NULL, strstr(out, "unknown")) TH_LOG("%s", out);
+}
+
+typedef int (*tool_gai_fn)(const char *node, const char *service,
+			   const struct rdma_addrinfo *hints,
+			   struct rdma_addrinfo **res);
+
+/*
+ * No RDMA device file at all (an empty /dev/infiniband in a mount
+ * namespace): the module's is absent and librdmacm fails with -1 and
+ * errno; the tool says errno's message, not gai_strerror(-1)'s "Bad value
+ * for ai_flags".
+ */
+TEST(librdmacm_s_failure_says_its_errno)
+{
+	int pipefd[2], status, err;
+	char out[4096], want[512];
+	struct rdma_addrinfo *res;
+	void *lib;
+	tool_gai_fn theirs;
+	ssize_t n;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pipefd[0]);
+		if (unshare(CLONE_NEWNS) ||
+		    (mount(NULL, "/", "none", MS_REC | MS_PRIVATE, NULL) &&
+		     errno != EINVAL) ||
+		    mount("none", "/dev/infiniband", "tmpfs", 0, NULL))
+			_exit(2);
+		lib = dlopen("librdmacm.so.1", RTLD_LAZY);
+		theirs = lib ? (tool_gai_fn)dlvsym(lib, "rdma_getaddrinfo",
+						   "RDMACM_1.0") : NULL;
+		if (!theirs)
+			_exit(3);
+		errno = 0;
+		if (theirs("127.0.0.1", "7471", NULL, &res) != -1)
+			_exit(4);
+		err = errno;
+		snprintf(want, sizeof(want), "rdma-addrinfo: 127.0.0.1: %s\n",
+			 strerror(err));
+		status = rai_run_tool("127.0.0.1 7471", out, sizeof(out));
+		dprintf(pipefd[1], "exit %d\nwant %sgot  %s", status, want,
+			out);
+		_exit(status == 1 && !strcmp(out, want) ? 0 : 1);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], out, sizeof(out) - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) >= 2)
+		SKIP(return, "no empty /dev/infiniband, or librdmacm answered (%d)",
+		     WEXITSTATUS(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("%s", out);
 }
 
 TEST_HARNESS_MAIN
