@@ -198,6 +198,35 @@ static int rai_ipv4_node(struct rai_request *req, const char **node,
 }
 
 /*
+ * Whether the hints' source goes to the kernel, which takes the results'
+ * family from it when none is asked.  librdmacm asks glibc without it and
+ * only echoes it: with ai_family AF_UNSPEC, the source restricts nothing
+ * (an IPv4 source, an IPv6 literal or a name with IPv6 addresses; an
+ * AF_IB source, IP results).  The kernel still gets it where it can only
+ * choose the route: a literal of its own family (after rai_ipv4_node()),
+ * an explicit family, RAI_SA.  Without it, active results get the hints'
+ * source all the same (getaddrinfo.c echoes it as librdmacm does).
+ */
+static int rai_src_for_kernel(const char *node, int flags, int family,
+			      const struct sockaddr *src)
+{
+	unsigned char addr[sizeof(struct in6_addr)];
+	int literal;
+
+	if (family != AF_UNSPEC || (flags & RAI_SA))
+		return 1;
+	if (!node)
+		return 0;
+	if (src->sa_family == AF_INET)
+		return inet_pton(AF_INET, node, addr) == 1;
+	if (src->sa_family != AF_INET6)
+		return 0;
+	literal = inet_pton(AF_INET6, node, addr) == 1 ||
+		  (strchr(node, '%') && rai_node_is_literal(node));
+	return literal;
+}
+
+/*
  * The hints' source for the kernel: its family's address, of a length
  * that may be longer (a struct sockaddr_storage) or, as before, shorter.
  */
@@ -318,7 +347,9 @@ int rai_build_request(struct rai_request *req, const char *node,
 		req->passive = !!(hints->ai_flags & RAI_PASSIVE);
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
-		if (hints->ai_src_addr && hints->ai_src_len)
+		if (hints->ai_src_addr && hints->ai_src_len &&
+		    rai_src_for_kernel(node, flags, hints->ai_family,
+				       hints->ai_src_addr))
 			rai_src_to_cmd(cmd, hints->ai_src_addr,
 				       hints->ai_src_len);
 	}

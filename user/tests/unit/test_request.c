@@ -102,10 +102,11 @@ TEST(source_as_long_as_sockaddr_storage_is_accepted)
 
 	ASSERT_EQ(0, rai_check_hints("host", NULL, &hints));
 	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
-	/* the kernel gets the family's address */
-	EXPECT_EQ(sizeof(struct sockaddr_in), req.cmd.src_len);
 	/* librdmacm, asked for a refused name, gets the caller's length */
 	EXPECT_EQ(sizeof(ss), req.caller.src_len);
+	/* the kernel gets the family's address (with a literal of it) */
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.2", "7471", &hints));
+	EXPECT_EQ(sizeof(struct sockaddr_in), req.cmd.src_len);
 }
 
 /*
@@ -363,6 +364,50 @@ TEST(af_ib_is_asked_only_for_gid_literals)
 	hints.ai_flags = RAI_SA;
 	ASSERT_EQ(0, rai_build_request(&req, NULL, "0x10", &hints));
 	ASSERT_EQ(AF_IB, req.cmd.family);
+}
+
+/*
+ * With ai_family AF_UNSPEC the hints' source restricts nothing, as in
+ * librdmacm (issue 33 item 3): the kernel, which would take the results'
+ * family from it, gets it only with a literal of its family, an explicit
+ * family or RAI_SA.
+ */
+TEST(source_goes_to_the_kernel_only_where_it_restricts_nothing)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_ib sib = { .sib_family = AF_IB };
+	struct rdma_addrinfo hints = { .ai_src_addr = (struct sockaddr *)&sin,
+				       .ai_src_len = sizeof(sin) };
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, "fd00::2", "7471", &hints));
+	EXPECT_EQ(0, req.cmd.src_len);
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	EXPECT_EQ(0, req.cmd.src_len);
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
+	EXPECT_EQ(0, req.cmd.src_len);
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.2", "7471", &hints));
+	EXPECT_EQ(sizeof(sin), req.cmd.src_len);
+	ASSERT_EQ(0, rai_build_request(&req, "0xc0000202", "7471", &hints));
+	EXPECT_EQ(sizeof(sin), req.cmd.src_len);
+	hints.ai_family = AF_INET6;
+	ASSERT_EQ(0, rai_build_request(&req, "fd00::2", "7471", &hints));
+	EXPECT_EQ(sizeof(sin), req.cmd.src_len);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_src_addr = (struct sockaddr *)&sin6;
+	hints.ai_src_len = sizeof(sin6);
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.2", "7471", &hints));
+	EXPECT_EQ(0, req.cmd.src_len);
+	ASSERT_EQ(0, rai_build_request(&req, "fd00::2", "7471", &hints));
+	EXPECT_EQ(sizeof(sin6), req.cmd.src_len);
+	hints.ai_src_addr = (struct sockaddr *)&sib;
+	hints.ai_src_len = sizeof(sib);
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.2", "7471", &hints));
+	EXPECT_EQ(0, req.cmd.src_len);
+	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
+	EXPECT_EQ(0, req.cmd.src_len);
+	EXPECT_EQ(AF_UNSPEC, req.cmd.family);
 }
 
 TEST(unknown_service_name_fails_the_request)

@@ -451,4 +451,61 @@ TEST(malformed_name_is_eai_noname_as_in_librdmacm)
 	}
 }
 
+/* A sockaddr of @family (AF_INET, AF_INET6, AF_IB) for @ip (a GID too). */
+static socklen_t sockaddr_of(struct sockaddr_storage *ss, int family,
+			     const char *ip)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_ib *sib = (struct sockaddr_ib *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = family;
+	switch (family) {
+	case AF_INET:
+		inet_pton(AF_INET, ip, &sin->sin_addr);
+		return sizeof(*sin);
+	case AF_INET6:
+		inet_pton(AF_INET6, ip, &sin6->sin6_addr);
+		return sizeof(*sin6);
+	default:
+		inet_pton(AF_INET6, ip, &sib->sib_addr);
+		sib->sib_pkey = htons(0xffff);
+		return sizeof(*sib);
+	}
+}
+
+/*
+ * The hints' source restricts nothing with ai_family AF_UNSPEC (issue 33
+ * item 3): librdmacm asks glibc without it and echoes it on the result.
+ */
+TEST(source_of_another_family_restricts_nothing)
+{
+	struct sockaddr_storage src;
+	struct rdma_addrinfo hints = {
+		.ai_src_addr = (struct sockaddr *)&src,
+		.ai_qp_type = IBV_QPT_RC,
+		.ai_port_space = RDMA_PS_TCP,
+	};
+	char gid[INET6_ADDRSTRLEN + 8];
+
+	hints.ai_src_len = sockaddr_of(&src, AF_INET, RAI_IP4_A);
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_IP6_B, "7471", &hints));
+	EXPECT_EQ(0, as_librdmacm(_metadata, "::1", "7471", &hints));
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_ZONE_PEER, "7471", &hints));
+	EXPECT_EQ(0, as_librdmacm(_metadata, NULL, "7471", &hints));
+	hints.ai_flags = RAI_NUMERICHOST;
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_IP6_B, "7471", &hints));
+	hints.ai_flags = 0;
+	hints.ai_src_len = sockaddr_of(&src, AF_INET6, RAI_IP6_A);
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints));
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_ZONE_PEER, "7471", &hints));
+	/* an AF_IB source (the peer's IPv4-mapped GID): IP results */
+	snprintf(gid, sizeof(gid), "::ffff:%s", RAI_IP4_A);
+	hints.ai_src_len = sockaddr_of(&src, AF_IB, gid);
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints));
+	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_ZONE_PEER, "7471", &hints));
+	EXPECT_EQ(0, as_librdmacm(_metadata, NULL, "7471", &hints));
+}
+
 TEST_HARNESS_MAIN
