@@ -4,12 +4,15 @@
  * rdma_addrinfo.  Every member is a separate allocation, as librdmacm makes
  * them, so either library's rdma_freeaddrinfo() frees either's lists.
  */
+#include <endian.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <infiniband/sa.h>
+#include <rdma/rdma_cma.h>
 
 #include "convert.h"
 #include "request.h"
@@ -221,6 +224,122 @@ int rai_list_from_hints(const struct rdma_addrinfo *hints,
 		return EAI_MEMORY;
 	}
 	*res = ai;
+	return 0;
+}
+
+/*
+ * An IP address as librdmacm's ucma_convert_in6() makes an AF_IB one of
+ * it: it reads the address as a sockaddr_in6 whatever its family.  Of an
+ * IPv4 address, that makes sib_flowinfo the address itself and the GID's
+ * first half sin_zero (zeros); its second half and sib_scope_id lie past
+ * glibc's sockaddr_in, in librdmacm's heap, and are 0 here: the wildcard
+ * 0.0.0.0 is the wildcard GID, as librdmacm's servers listen on it.  The
+ * service ID is ucma_set_sid()'s, from @ps and the address's port.
+ */
+static void rai_ib_of_ip(const struct sockaddr *sa, int ps,
+			 struct sockaddr_ib *sib)
+{
+	const struct sockaddr_in *sin = (const void *)sa;
+	const struct sockaddr_in6 *sin6 = (const void *)sa;
+	uint16_t port;
+
+	memset(sib, 0, sizeof(*sib));
+	sib->sib_family = AF_IB;
+	sib->sib_pkey = htons(0xffff);
+	if (sa->sa_family == AF_INET) {
+		memcpy(&sib->sib_flowinfo, &sin->sin_addr,
+		       sizeof(sib->sib_flowinfo));
+		port = ntohs(sin->sin_port);
+	} else {
+		sib->sib_flowinfo = sin6->sin6_flowinfo;
+		memcpy(&sib->sib_addr, &sin6->sin6_addr, sizeof(sib->sib_addr));
+		sib->sib_scope_id = sin6->sin6_scope_id;
+		port = ntohs(sin6->sin6_port);
+	}
+	sib->sib_sid = htobe64(((uint64_t)ps << 16) + port);
+	if (ps)
+		sib->sib_sid_mask = htobe64(RDMA_IB_IP_PS_MASK);
+	if (port)
+		sib->sib_sid_mask |= htobe64(RDMA_IB_IP_PORT_MASK);
+}
+
+/* The AF_IB address of @ai that rai_ib_of_ip() sets, or NULL. */
+static const struct sockaddr *rai_ib_addr(const struct rdma_addrinfo *ai)
+{
+	int passive = ai->ai_flags & RAI_PASSIVE;
+
+	if (ai->ai_family != AF_IB ||
+	    (passive ? ai->ai_src_len : ai->ai_dst_len) !=
+	    sizeof(struct sockaddr_ib))
+		return NULL;
+	return passive ? ai->ai_src_addr : ai->ai_dst_addr;
+}
+
+/* Whether @a and @b are AF_IB results of the same address. */
+static int rai_same_ib(const struct rdma_addrinfo *a,
+		       const struct rdma_addrinfo *b)
+{
+	const struct sockaddr *x = rai_ib_addr(a), *y = rai_ib_addr(b);
+
+	return x && y && (a->ai_flags & RAI_PASSIVE) ==
+			 (b->ai_flags & RAI_PASSIVE) &&
+	       !memcmp(x, y, sizeof(struct sockaddr_ib));
+}
+
+/**
+ * rai_ib_from_ip - the IP results of @list as AF_IB ones, as librdmacm
+ * makes them with AF_IB, RAI_FAMILY and RAI_NUMERICHOST
+ * @list: results with their final port space (that of their service ID)
+ *
+ * The address (the source of a passive result, else the destination)
+ * becomes an AF_IB one (rai_ib_of_ip()); an active result loses the IP
+ * source the kernel chose (librdmacm has none; the hints' is echoed
+ * after).  Results that become an earlier one's address go (0.0.0.0 and
+ * :: are both the wildcard GID).  AF_IB results stay as they are.
+ *
+ * Return: 0, or EAI_MEMORY (@list as valid as before, partly converted).
+ */
+int rai_ib_from_ip(struct rdma_addrinfo **list)
+{
+	struct rdma_addrinfo **pp, *ai, *prev;
+	struct sockaddr **addr;
+	struct sockaddr_ib sib;
+	socklen_t *len;
+
+	for (pp = list; (ai = *pp);) {
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6) {
+			pp = &ai->ai_next;
+			continue;
+		}
+		addr = ai->ai_flags & RAI_PASSIVE ? &ai->ai_src_addr :
+						    &ai->ai_dst_addr;
+		len = ai->ai_flags & RAI_PASSIVE ? &ai->ai_src_len :
+						   &ai->ai_dst_len;
+		if (!*addr || (*addr)->sa_family != ai->ai_family) {
+			pp = &ai->ai_next;
+			continue;
+		}
+		rai_ib_of_ip(*addr, ai->ai_port_space, &sib);
+		if (rai_copy_addr(addr, len, &sib, sizeof(sib)))
+			return EAI_MEMORY;
+		ai->ai_family = AF_IB;
+		if (!(ai->ai_flags & RAI_PASSIVE)) {
+			free(ai->ai_src_addr);
+			free(ai->ai_src_canonname);
+			ai->ai_src_addr = NULL;
+			ai->ai_src_len = 0;
+			ai->ai_src_canonname = NULL;
+		}
+		for (prev = *list; prev != ai && !rai_same_ib(prev, ai);)
+			prev = prev->ai_next;
+		if (prev != ai) {
+			*pp = ai->ai_next;
+			ai->ai_next = NULL;
+			rai_free_list(ai);
+			continue;
+		}
+		pp = &ai->ai_next;
+	}
 	return 0;
 }
 

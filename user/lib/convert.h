@@ -13,6 +13,7 @@ void rai_free_list(struct rdma_addrinfo *list);
 int rai_copy_list(const struct rdma_addrinfo *list, struct rdma_addrinfo **out);
 int rai_list_from_hints(const struct rdma_addrinfo *hints,
 			struct rdma_addrinfo **res);
+int rai_ib_from_ip(struct rdma_addrinfo **list);
 void rai_set_qp_type(struct rdma_addrinfo *list, int qp_type);
 void rai_set_passive(struct rdma_addrinfo *list, int passive);
 int rai_copy_addr(struct sockaddr **dst, socklen_t *dst_len, const void *src,

@@ -182,10 +182,13 @@ static int rai_badflags(void)
 	return EAI_BADFLAGS;
 }
 
-/* The module's answer, on its process-wide file @fd. */
+/*
+ * The module's answer, on its process-wide file @fd; *@ib_from_ip: its IP
+ * results are to be made AF_IB (request.h).
+ */
 static int rai_getaddrinfo(int fd, const char *node, const char *service,
 			   const struct rdma_addrinfo *hints,
-			   struct rdma_addrinfo **res)
+			   struct rdma_addrinfo **res, int *ib_from_ip)
 {
 	struct rai_request req;
 	int ret;
@@ -193,6 +196,7 @@ static int rai_getaddrinfo(int fd, const char *node, const char *service,
 	ret = rai_build_request(&req, node, service, hints);
 	if (ret)
 		return ret;
+	*ib_from_ip = req.ib_from_ip;
 
 	if ((req.cmd.ai_flags & RDMA_ADDRINFO_RAI_SA) && !req.cmd.ibdev_name[0])
 		return rai_resolve_sync_sa_ports(fd, &req, res);
@@ -205,12 +209,13 @@ static int rai_module_getaddrinfo(int fd, const char *node,
 				  const struct rdma_addrinfo *hints,
 				  struct rdma_addrinfo **res)
 {
-	int ret;
+	struct rdma_addrinfo *ai;
+	int ret, ib_from_ip = 0;
 
 	if (hints && !node && !service && !(hints->ai_flags & RAI_SA))
 		return rai_list_from_hints(hints, res);
 
-	ret = rai_getaddrinfo(fd, node, service, hints, res);
+	ret = rai_getaddrinfo(fd, node, service, hints, res, &ib_from_ip);
 	if (ret == EAI_BADFLAGS)
 		return rai_badflags();
 	if (ret == RAI_VIEW_REFUSED || ret == RAI_GLIBC_NAME)
@@ -220,7 +225,15 @@ static int rai_module_getaddrinfo(int fd, const char *node,
 	if (!node)
 		rai_order_like_glibc(res, hints &&
 					  (hints->ai_flags & RAI_PASSIVE));
-	if (hints)
+	/* after the order: librdmacm's result is glibc's first, made AF_IB */
+	if (ib_from_ip) {
+		/* the service ID is of the port space the results get */
+		if (hints->ai_port_space)
+			for (ai = *res; ai; ai = ai->ai_next)
+				ai->ai_port_space = hints->ai_port_space;
+		ret = rai_ib_from_ip(res);
+	}
+	if (hints && !ret)
 		ret = rai_fields_from_hints(*res, hints);
 	if (ret) {
 		rai_free_list(*res);

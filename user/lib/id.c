@@ -42,6 +42,7 @@ static int rai_start(struct rai_id *st, struct rai_channel *ch,
 		return -1;
 	st->qp_type = req->qp_type;
 	st->passive = req->passive;
+	st->ib_from_ip = req->ib_from_ip;
 	st->sa = !!(req->cmd.ai_flags & RDMA_ADDRINFO_RAI_SA);
 	req->cmd.context = (uintptr_t)st->id;
 	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;

@@ -59,6 +59,7 @@ struct rai_id {
 	int status;			/* its status: 0 or -errno */
 	int qp_type;			/* its hints' QP type (0: none) */
 	int passive;			/* its hints' RAI_PASSIVE */
+	int ib_from_ip;			/* IP results made AF_IB (request.h) */
 	int sa;				/* its hints' RAI_SA */
 	int handed_over;		/* its results queried (RDMACM_1.4) */
 	struct rdma_addrinfo_result *results;

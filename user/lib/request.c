@@ -227,6 +227,20 @@ static int rai_src_for_kernel(const char *node, int flags, int family,
 }
 
 /*
+ * librdmacm's AF_IB results of IP addresses: with RAI_FAMILY and
+ * RAI_NUMERICHOST it makes glibc's answer AF_IB whatever its family
+ * (rai_ib_from_ip()).  A GID literal is the kernel's (rai_kernel_family()).
+ */
+static int rai_wants_ib_from_ip(const struct rdma_addrinfo *hints,
+				int kernel_family)
+{
+	return hints->ai_family == AF_IB && kernel_family != AF_IB &&
+	       (hints->ai_flags & RAI_FAMILY) &&
+	       (hints->ai_flags & RAI_NUMERICHOST) &&
+	       !(hints->ai_flags & RAI_SA);
+}
+
+/*
  * The hints' source for the kernel: its family's address, of a length
  * that may be longer (a struct sockaddr_storage) or, as before, shorter.
  */
@@ -347,6 +361,7 @@ int rai_build_request(struct rai_request *req, const char *node,
 		req->passive = !!(hints->ai_flags & RAI_PASSIVE);
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
+		req->ib_from_ip = rai_wants_ib_from_ip(hints, cmd->family);
 		if (hints->ai_src_addr && hints->ai_src_len &&
 		    rai_src_for_kernel(node, flags, hints->ai_family,
 				       hints->ai_src_addr))

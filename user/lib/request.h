@@ -26,6 +26,7 @@ struct rai_request {
 	unsigned int ctx;				/* RAI_CTX_* */
 	int qp_type;		/* the hints' own (XRC types are RC in cmd) */
 	int passive;		/* the hints' RAI_PASSIVE (cmd may add it) */
+	int ib_from_ip;		/* IP results made AF_IB (rai_ib_from_ip()) */
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	char node[INET6_ADDRSTRLEN + 16];		/* from ai_dst_addr */
 	struct rai_caller_args caller;			/* RAI_CTX_NAME only */

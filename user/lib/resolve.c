@@ -217,6 +217,11 @@ static int rai_results_list(struct rai_id *st, struct rdma_addrinfo **info)
 	if (st->qp_type)
 		rai_set_qp_type(*info, st->qp_type);
 	rai_set_passive(*info, st->passive);
+	if (st->ib_from_ip && rai_ib_from_ip(info)) {
+		rai_free_list(*info);
+		*info = NULL;
+		return ERR(ENOMEM);
+	}
 	return 0;
 }
 

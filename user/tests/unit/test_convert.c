@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <infiniband/sa.h>
@@ -233,6 +234,89 @@ TEST(no_results_is_an_empty_chain)
 
 	ASSERT_EQ(0, rai_convert_results(NULL, 0, "a.test", &list));
 	ASSERT_EQ(NULL, list);
+}
+
+/* A result of @sa (passive: its source), as the kernel's IP results. */
+static struct rdma_addrinfo *ip_result(const char *ip, unsigned short port,
+				       int passive, struct rdma_addrinfo *next)
+{
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_port = htons(port) };
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+	struct rdma_addrinfo *ai = calloc(1, sizeof(*ai));
+	struct sockaddr_in src = sin;
+	int v6 = !!strchr(ip, ':');
+
+	if (v6)
+		inet_pton(AF_INET6, ip, &sin6.sin6_addr);
+	else
+		inet_pton(AF_INET, ip, &sin.sin_addr);
+	ai->ai_family = v6 ? AF_INET6 : AF_INET;
+	ai->ai_flags = passive ? RAI_PASSIVE : 0;
+	ai->ai_port_space = RDMA_PS_TCP;
+	ai->ai_next = next;
+	if (passive) {
+		rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
+			      v6 ? (void *)&sin6 : (void *)&sin,
+			      v6 ? sizeof(sin6) : sizeof(sin));
+		return ai;
+	}
+	rai_copy_addr(&ai->ai_dst_addr, &ai->ai_dst_len,
+		      v6 ? (void *)&sin6 : (void *)&sin,
+		      v6 ? sizeof(sin6) : sizeof(sin));
+	/* the kernel's source of an active result */
+	rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len, &src, sizeof(src));
+	ai->ai_src_canonname = strdup("host");
+	return ai;
+}
+
+/*
+ * librdmacm's ucma_convert_in6() of glibc's answer (issue 33 item 5): an
+ * IPv6 address is the GID; an IPv4 one is read as a sockaddr_in6, its
+ * address the flow label and the GID 0 (librdmacm's second half is heap).
+ * The SID is the port space's and port's; 0.0.0.0 and :: are one wildcard.
+ */
+TEST(ip_results_made_ib_as_librdmacm_makes_them)
+{
+	struct rdma_addrinfo *list = ip_result("0.0.0.0", 7471, 1,
+					       ip_result("::", 7471, 1, NULL));
+	struct sockaddr_ib *sib;
+	struct in6_addr want;
+
+	ASSERT_EQ(0, rai_ib_from_ip(&list));
+	ASSERT_NE(NULL, list);
+	EXPECT_EQ(NULL, list->ai_next);
+	EXPECT_EQ(AF_IB, list->ai_family);
+	ASSERT_EQ(sizeof(*sib), list->ai_src_len);
+	sib = (struct sockaddr_ib *)list->ai_src_addr;
+	EXPECT_EQ(AF_IB, sib->sib_family);
+	EXPECT_EQ(htons(0xffff), sib->sib_pkey);
+	EXPECT_EQ(0, sib->sib_flowinfo);
+	memset(&want, 0, sizeof(want));
+	EXPECT_EQ(0, memcmp(&want, &sib->sib_addr, sizeof(want)));
+	EXPECT_EQ(htobe64((uint64_t)RDMA_PS_TCP << 16 | 7471), sib->sib_sid);
+	EXPECT_EQ(htobe64(RDMA_IB_IP_PS_MASK | RDMA_IB_IP_PORT_MASK),
+		  sib->sib_sid_mask);
+	rai_free_list(list);
+
+	list = ip_result("fd00::2", 0, 0, ip_result("192.0.2.1", 0, 0, NULL));
+	ASSERT_EQ(0, rai_ib_from_ip(&list));
+	ASSERT_NE(NULL, list->ai_next);
+	EXPECT_EQ(NULL, list->ai_src_addr);
+	EXPECT_EQ(0, list->ai_src_len);
+	EXPECT_EQ(NULL, list->ai_src_canonname);
+	sib = (struct sockaddr_ib *)list->ai_dst_addr;
+	inet_pton(AF_INET6, "fd00::2", &want);
+	EXPECT_EQ(0, memcmp(&want, &sib->sib_addr, sizeof(want)));
+	EXPECT_EQ(htobe64((uint64_t)RDMA_PS_TCP << 16), sib->sib_sid);
+	EXPECT_EQ(htobe64(RDMA_IB_IP_PS_MASK), sib->sib_sid_mask);
+	sib = (struct sockaddr_ib *)list->ai_next->ai_dst_addr;
+	EXPECT_EQ(htonl(0xc0000201), sib->sib_flowinfo);
+	memset(&want, 0, sizeof(want));
+	EXPECT_EQ(0, memcmp(&want, &sib->sib_addr, sizeof(want)));
+	EXPECT_EQ(AF_IB, list->ai_next->ai_family);
+	rai_free_list(list);
 }
 
 TEST(free_of_null_list_is_harmless)

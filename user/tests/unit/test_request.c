@@ -410,6 +410,36 @@ TEST(source_goes_to_the_kernel_only_where_it_restricts_nothing)
 	EXPECT_EQ(AF_UNSPEC, req.cmd.family);
 }
 
+/*
+ * AF_IB, RAI_FAMILY and RAI_NUMERICHOST without a node or with an IPv4
+ * literal: IP results to be made AF_IB as librdmacm makes them (issue 33
+ * item 5); a GID literal is the kernel's AF_IB already.
+ */
+TEST(af_ib_numeric_of_ip_is_made_ib_here)
+{
+	struct rdma_addrinfo hints = {
+		.ai_flags = RAI_FAMILY | RAI_NUMERICHOST | RAI_PASSIVE,
+		.ai_family = AF_IB,
+	};
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
+	EXPECT_EQ(AF_UNSPEC, req.cmd.family);
+	EXPECT_EQ(1, req.ib_from_ip);
+	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.1", "7471", &hints));
+	EXPECT_EQ(1, req.ib_from_ip);
+	ASSERT_EQ(0, rai_build_request(&req, "fe80::1", "7471", &hints));
+	EXPECT_EQ(AF_IB, req.cmd.family);
+	EXPECT_EQ(0, req.ib_from_ip);
+	hints.ai_flags &= ~RAI_NUMERICHOST;
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
+	EXPECT_EQ(0, req.ib_from_ip);
+	hints.ai_flags = RAI_NUMERICHOST | RAI_FAMILY;
+	hints.ai_family = AF_INET;
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
+	EXPECT_EQ(0, req.ib_from_ip);
+}
+
 TEST(unknown_service_name_fails_the_request)
 {
 	struct rai_request req;

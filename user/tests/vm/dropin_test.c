@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The library as a drop-in for librdmacm (issue 33 items 1, 6 and 7),
+ * The library as a drop-in for librdmacm (issue 33 items 1, 3 to 7),
  * each case against librdmacm's own answer in the same process:
  * IPv4 literals as glibc reads them (inet_aton's forms), the process-wide
  * descriptor closed or its number reused by the program, a device that
- * may not be opened, a source address as long as a sockaddr_storage.
+ * may not be opened, a source address as long as a sockaddr_storage,
+ * malformed names, a source of another family, AF_IB results of IP
+ * literals and of no node.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -425,30 +427,31 @@ TEST(source_as_long_as_sockaddr_storage)
  * EAI_NONAME, with or without QP type and port space in the hints (never
  * EAI_QPTYPE, which is RAI_SA's) and with or without RAI_NUMERICHOST.
  */
-TEST(malformed_name_is_eai_noname_as_in_librdmacm)
+static void malformed_name_cases(struct __test_metadata *_metadata,
+				 const char *name)
 {
-	static const char *const names[] = {
-		"my host", "[fe80::1]", "fe80::1%bogus0",
-	};
-	static const struct { int qp_type, ps; } qp[] = {
-		{ IBV_QPT_RC, RDMA_PS_TCP }, { IBV_QPT_UD, RDMA_PS_UDP },
-		{ 0, 0 },
-	};
-	struct rdma_addrinfo hints = { 0 };
-	size_t i, j, k;
+	struct rdma_addrinfo hints = { .ai_qp_type = IBV_QPT_RC,
+				       .ai_port_space = RDMA_PS_TCP };
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		for (j = 0; j < sizeof(qp) / sizeof(qp[0]); j++) {
-			for (k = 0; k < 2; k++) {
-				hints.ai_qp_type = qp[j].qp_type;
-				hints.ai_port_space = qp[j].ps;
-				hints.ai_flags = k ? RAI_NUMERICHOST : 0;
-				EXPECT_NE(0, as_librdmacm(_metadata, names[i],
-							  "7471", &hints));
-			}
-		}
-		EXPECT_NE(0, as_librdmacm(_metadata, names[i], "7471", NULL));
-	}
+	EXPECT_NE(0, as_librdmacm(_metadata, name, "7471", &hints));
+	hints.ai_flags = RAI_NUMERICHOST;
+	EXPECT_NE(0, as_librdmacm(_metadata, name, "7471", &hints));
+	EXPECT_NE(0, as_librdmacm(_metadata, name, "7471", NULL));
+}
+
+TEST(malformed_name_with_a_blank_is_eai_noname_as_in_librdmacm)
+{
+	malformed_name_cases(_metadata, "my host");
+}
+
+TEST(malformed_name_in_brackets_is_eai_noname_as_in_librdmacm)
+{
+	malformed_name_cases(_metadata, "[fe80::1]");
+}
+
+TEST(malformed_name_of_unknown_scope_is_eai_noname_as_in_librdmacm)
+{
+	malformed_name_cases(_metadata, "fe80::1%bogus0");
 }
 
 /* A sockaddr of @family (AF_INET, AF_INET6, AF_IB) for @ip (a GID too). */
@@ -506,6 +509,123 @@ TEST(source_of_another_family_restricts_nothing)
 	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints));
 	EXPECT_EQ(0, as_librdmacm(_metadata, RAI_ZONE_PEER, "7471", &hints));
 	EXPECT_EQ(0, as_librdmacm(_metadata, NULL, "7471", &hints));
+}
+
+/*
+ * The first result's AF_IB address on both sides: the fields librdmacm
+ * fills from glibc's answer.  Of an IPv4 answer it reads a sockaddr_in6
+ * (ucma_convert_in6()): sib_flowinfo is the IPv4 address, the GID's first
+ * half sin_zero; its second half and sib_scope_id lie past glibc's
+ * sockaddr_in (heap bytes there), 0 here.
+ */
+static void ib_as_librdmacm(struct __test_metadata *_metadata,
+			    const char *node, const char *service,
+			    const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *l = NULL, *o = NULL;
+	const struct sockaddr_ib *ls, *os;
+	free_fn sys_free = NULL;
+	gai_fn sys = theirs(&sys_free);
+	int lret, oret, passive = hints->ai_flags & RAI_PASSIVE;
+	char lg[INET6_ADDRSTRLEN], og[INET6_ADDRSTRLEN];
+
+	ASSERT_NE(NULL, sys);
+	lret = sys(node, service, hints, &l);
+	oret = rdma_getaddrinfo(node, service, hints, &o);
+	TH_LOG("'%s' flags %#x: librdmacm %d family %d, library %d family %d",
+	       node ? node : "(null)", hints->ai_flags, lret,
+	       lret ? -1 : l->ai_family, oret, oret ? -1 : o->ai_family);
+	ASSERT_EQ(lret, oret);
+	if (lret)
+		return;
+	EXPECT_EQ(AF_IB, l->ai_family);
+	EXPECT_EQ(l->ai_family, o->ai_family);
+	EXPECT_EQ(l->ai_port_space, o->ai_port_space);
+	EXPECT_EQ(l->ai_qp_type, o->ai_qp_type);
+	EXPECT_EQ(passive ? l->ai_src_len : l->ai_dst_len,
+		  passive ? o->ai_src_len : o->ai_dst_len);
+	ls = (const void *)(passive ? l->ai_src_addr : l->ai_dst_addr);
+	os = (const void *)(passive ? o->ai_src_addr : o->ai_dst_addr);
+	if (o->ai_family != AF_IB || !ls || !os)
+		goto out;
+	TH_LOG("GID librdmacm %s flowinfo %#x, library %s flowinfo %#x",
+	       inet_ntop(AF_INET6, &ls->sib_addr, lg, sizeof(lg)),
+	       ntohl(ls->sib_flowinfo),
+	       inet_ntop(AF_INET6, &os->sib_addr, og, sizeof(og)),
+	       ntohl(os->sib_flowinfo));
+	EXPECT_EQ(ls->sib_family, os->sib_family);
+	EXPECT_EQ(ls->sib_pkey, os->sib_pkey);
+	EXPECT_EQ(ls->sib_flowinfo, os->sib_flowinfo);
+	EXPECT_EQ(0, memcmp(&ls->sib_addr, &os->sib_addr, 8));
+	if (node && strchr(node, ':')) {
+		EXPECT_EQ(0, memcmp(&ls->sib_addr, &os->sib_addr, 16));
+		EXPECT_EQ(ls->sib_scope_id, os->sib_scope_id);
+	}
+	EXPECT_EQ(ls->sib_sid, os->sib_sid);
+	EXPECT_EQ(ls->sib_sid_mask, os->sib_sid_mask);
+out:
+	sys_free(l);
+	if (!oret)
+		rdma_freeaddrinfo(o);
+}
+
+/*
+ * AF_IB with RAI_FAMILY and RAI_NUMERICHOST (issue 33 item 5): librdmacm
+ * makes an AF_IB result of glibc's first answer for no node and for an
+ * IPv4 literal too (rstream, cmatose and udaddy servers with -f gid).
+ */
+TEST(af_ib_numeric_without_node_or_with_ipv4_literal)
+{
+	struct rdma_addrinfo hints = {
+		.ai_flags = RAI_FAMILY | RAI_NUMERICHOST | RAI_PASSIVE,
+		.ai_family = AF_IB,
+	};
+
+	ib_as_librdmacm(_metadata, NULL, "7471", &hints);
+	hints.ai_port_space = RDMA_PS_IB;
+	ib_as_librdmacm(_metadata, NULL, "7471", &hints);
+	ib_as_librdmacm(_metadata, RAI_IP4_A, "7471", &hints);
+	hints.ai_flags &= ~RAI_PASSIVE;
+	ib_as_librdmacm(_metadata, NULL, "7471", &hints);
+	ib_as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints);
+	hints.ai_port_space = 0;
+	hints.ai_qp_type = IBV_QPT_UD;
+	ib_as_librdmacm(_metadata, RAI_IP4_B, "7471", &hints);
+	ib_as_librdmacm(_metadata, "::1", "7471", &hints);
+}
+
+/*
+ * The same AF_IB result through an id (rdma_resolve_addrinfo(), then
+ * rdma_query_addrinfo()) as from rdma_getaddrinfo().
+ */
+TEST(af_ib_numeric_of_ipv4_on_an_id)
+{
+	struct rdma_addrinfo hints = {
+		.ai_flags = RAI_FAMILY | RAI_NUMERICHOST,
+		.ai_family = AF_IB,
+	}, *res = NULL, *sync = NULL;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(RAI_IP4_B, "7471", &hints, &sync));
+	ch = rdma_create_event_channel();
+	ASSERT_NE(NULL, ch);
+	ASSERT_EQ(0, rdma_create_id(ch, &id, NULL, RDMA_PS_TCP));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(id, RAI_IP4_B, "7471", &hints));
+	ASSERT_EQ(0, rai_wait_cm_event(ch, &ev, 20000));
+	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_RESOLVED, ev->event);
+	rdma_ack_cm_event(ev);
+	ASSERT_EQ(0, rdma_query_addrinfo(id, &res));
+	EXPECT_EQ(AF_IB, res->ai_family);
+	ASSERT_EQ(sync->ai_dst_len, res->ai_dst_len);
+	EXPECT_EQ(0, memcmp(sync->ai_dst_addr, res->ai_dst_addr,
+			    res->ai_dst_len));
+	EXPECT_EQ(0, res->ai_src_len);
+	rdma_freeaddrinfo(res);
+	rdma_freeaddrinfo(sync);
+	rdma_destroy_id(id);
+	rdma_destroy_event_channel(ch);
 }
 
 TEST_HARNESS_MAIN
