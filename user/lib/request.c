@@ -153,11 +153,12 @@ static int rai_node_from_dst(struct rai_request *req, const struct sockaddr *sa,
 }
 
 /*
- * The family the kernel is asked for.  AF_IB results are made only from IB
- * addresses (GID literals with RAI_FAMILY and RAI_NUMERICHOST, SA records):
- * an AF_IB address made from an IP answer would need the IP CM header in
- * ai_connect to reach an IP listener, which nothing here provides.  For
- * names and IP literals AF_IB asks for IP results, as librdmacm does.
+ * The family the kernel is asked for.  The kernel makes AF_IB results only
+ * of IB addresses here (GID literals with RAI_FAMILY and RAI_NUMERICHOST,
+ * SA records).  For names and IP literals AF_IB asks for IP results, as
+ * librdmacm does: with RAI_FAMILY and RAI_NUMERICHOST the library makes
+ * them AF_IB as librdmacm does (rai_wants_ib_from_ip()), whose IPv4 GIDs
+ * are not the kernel's IPv4-mapped ones.
  */
 static int rai_kernel_family(const char *node, int flags, int family)
 {
