@@ -12,13 +12,14 @@
  * name it asked for that may have left a key, charged to the requesting
  * user until that key expires (a record of a name still being asked for
  * does not expire): at most dns_max_keys in all and
- * dns_max_keys_per_user per user.  A name with a live record is answered
+ * dns_max_keys_per_user per user and per share above it (a user
+ * namespace's as a whole: kernel/user.c).  A name with a live record is answered
  * from the keyring (no new key); a new name beyond a budget fails with
  * -EAGAIN without an upcall; beyond half a budget a positive answer's key
  * is invalidated once read, so it is reaped at once and costs nothing.
  *
  * Locking: rai_dns_key_lock (a spinlock) protects the records (hash,
- * list), rai_dns_nr_keys, rai_dns_key_next_expiry and every user's
+ * list), rai_dns_nr_keys, rai_dns_key_next_expiry and every share's
  * dns.nr_keys.
  */
 #include <linux/err.h>
@@ -76,11 +77,14 @@ static time64_t rai_dns_key_next_expiry;
 
 static void rai_dns_key_drop(struct rai_dns_key *key)
 {
+	struct rai_user *u;
+
 	lockdep_assert_held(&rai_dns_key_lock);
 	hash_del(&key->hnode);
 	list_del(&key->entry);
 	rai_dns_nr_keys -= key->nr;
-	key->user->dns.nr_keys -= key->nr;
+	for (u = key->user; u; u = u->parent)
+		u->dns.nr_keys -= key->nr;
 	rai_user_put(key->user);
 	kfree(key);
 }
@@ -131,6 +135,8 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 	time64_t now = ktime_get_real_seconds();
 	u32 hash = rai_dns_key_hash(net, name, len);
 	struct rai_dns_key *key, *new;
+	bool over = false, half = false;
+	struct rai_user *u;
 
 	new = kmalloc(struct_size(new, name, len), GFP_KERNEL);
 	if (!new)
@@ -146,14 +152,18 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 			return NULL;
 		}
 	}
-	if (rai_dns_nr_keys + nr > max || user->dns.nr_keys + nr > umax) {
+	/* The user's share and every share above it (kernel/user.c). */
+	for (u = user; u; u = u->parent) {
+		over |= u->dns.nr_keys + nr > umax;
+		half |= u->dns.nr_keys + nr > umax / 2;
+	}
+	if (rai_dns_nr_keys + nr > max || over) {
 		spin_unlock(&rai_dns_key_lock);
 		kfree(new);
 		rai_stat_inc(RAI_STAT_DNS_KEYS_FULL);
 		return ERR_PTR(-EAGAIN);
 	}
-	*invalidate = rai_dns_nr_keys + nr > max / 2 ||
-		      user->dns.nr_keys + nr > umax / 2;
+	*invalidate = rai_dns_nr_keys + nr > max / 2 || half;
 	new->net = net;
 	new->len = len;
 	memcpy(new->name, name, len);
@@ -165,7 +175,8 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 	new->expiry = TIME64_MAX;
 	refcount_inc(&user->ref);
 	new->user = user;
-	user->dns.nr_keys += nr;
+	for (u = user; u; u = u->parent)
+		u->dns.nr_keys += nr;
 	rai_dns_nr_keys += nr;
 	hash_add(rai_dns_keys, &new->hnode, hash);
 	list_add_tail(&new->entry, &rai_dns_key_list);

@@ -5,12 +5,15 @@
  *
  * dns_query() sleeps until the request-key upcall has answered, and each
  * upcall is a root process: at most max_upcalls run at once, each in a
- * slot, at most max_upcalls_per_user of them for one user.  A request
+ * slot, at most max_upcalls_per_user of them for one user, and as many
+ * for each share above it (a user namespace's as a whole, up to the
+ * initial one: kernel/user.c).  A request
  * waits on its user's waiting list; users with waiting requests and a
  * free share take turns on rai_dns_turns.  Whenever a slot is free, the
  * user at the head of the turns gets it for its oldest request and goes
  * to the tail; a user at max_upcalls_per_user leaves the turns until one
- * of its upcalls ends.  A request holding a slot has its work queued on
+ * of its upcalls ends; a user whose namespace's share is spent keeps its
+ * place but is passed over.  A request holding a slot has its work queued on
  * the DNS workqueue (max_active = max_upcalls: it runs at once), where
  * kernel/dns.c asks for its name and gives the slot back.
  *
@@ -26,8 +29,9 @@
  * dns_batch_names is written).
  *
  * Locking: rai_dns_slot_lock (a spinlock) protects rai_dns_turns,
- * rai_dns_slots_busy and rai_dns_stopping, each user's struct
- * rai_dns_user but its @nr_keys, and each request's struct
+ * rai_dns_slots_busy and rai_dns_stopping, each share's struct
+ * rai_dns_user but its @nr_keys (of a share above a user's, only
+ * @nr_upcalls is used), and each request's struct
  * rai_dns_request's @slot_entry and @slot (kernel/dns_state.h).  The
  * parameters and the back-off are read with READ_ONCE(), under no lock.
  */
@@ -179,6 +183,32 @@ static bool rai_dns_gathering(struct rai_dns_user *du, unsigned long *until)
 	return time_before(jiffies, *until);
 }
 
+/*
+ * Whether a share above @user (its namespace's, up to the initial one)
+ * holds max_upcalls_per_user slots already.
+ */
+static bool rai_dns_share_above_full(struct rai_user *user,
+				     unsigned int per_user)
+{
+	struct rai_user *u;
+
+	lockdep_assert_held(&rai_dns_slot_lock);
+	for (u = user->parent; u; u = u->parent)
+		if (u->dns.nr_upcalls >= per_user)
+			return true;
+	return false;
+}
+
+/* A slot taken (@n 1) or given back (@n -1) at every level of @user. */
+static void rai_dns_share_add(struct rai_user *user, int n)
+{
+	struct rai_user *u;
+
+	lockdep_assert_held(&rai_dns_slot_lock);
+	for (u = user; u; u = u->parent)
+		u->dns.nr_upcalls += n;
+}
+
 static void rai_dns_dispatch(void)
 {
 	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
@@ -187,6 +217,7 @@ static void rai_dns_dispatch(void)
 	struct rai_request *req;
 	bool held = false;
 	LIST_HEAD(gathering);
+	LIST_HEAD(blocked);
 
 	lockdep_assert_held(&rai_dns_slot_lock);
 	while (rai_dns_slots_busy < rai_max_upcalls &&
@@ -195,6 +226,16 @@ static void rai_dns_dispatch(void)
 		list_del_init(&du->turn);
 		if (du->nr_upcalls >= per_user)
 			continue;	/* back in turn when one of its ends */
+		/*
+		 * Its namespace's share is spent by other users of it: it
+		 * keeps its place, and is looked at again whenever a slot
+		 * is given back (one of those may be its namespace's).
+		 */
+		if (rai_dns_share_above_full(container_of(du, struct rai_user,
+							  dns), per_user)) {
+			list_add_tail(&du->turn, &blocked);
+			continue;
+		}
 		if (rai_dns_gathering(du, &until)) {
 			list_add_tail(&du->turn, &gathering);
 			if (!held || time_before(until, next))
@@ -208,13 +249,17 @@ static void rai_dns_dispatch(void)
 		if (!list_empty(&du->waiting))
 			list_add_tail(&du->turn, &rai_dns_turns);
 		req->dns.slot = true;
-		du->nr_upcalls++;
+		rai_dns_share_add(req->user, 1);
 		du->dispatched = jiffies;
 		rai_dns_slots_busy++;
 		/* The queue's reference goes with the work. */
 		queue_work(rai_dns_slot_wq, &req->work);
 	}
-	/* Users still gathering keep their place, ahead of those served. */
+	/*
+	 * Users still gathering, or held by their namespace's share, keep
+	 * their place, ahead of those served.
+	 */
+	list_splice(&blocked, &rai_dns_turns);
 	list_splice(&gathering, &rai_dns_turns);
 	if (held)
 		mod_delayed_work(rai_dns_gather_wq, &rai_dns_gather_work,
@@ -236,9 +281,12 @@ void rai_dns_slot_wait(struct rai_request *req)
 {
 	struct rai_dns_user *du = &req->user->dns;
 
+	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
+
 	spin_lock(&rai_dns_slot_lock);
 	if (rai_dns_slots_busy >= rai_max_upcalls ||
-	    du->nr_upcalls >= READ_ONCE(rai_max_upcalls_per_user))
+	    du->nr_upcalls >= per_user ||
+	    rai_dns_share_above_full(req->user, per_user))
 		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
 	list_add_tail(&req->dns.slot_entry, &du->waiting);
 	if (list_empty(&du->turn))
@@ -282,7 +330,7 @@ void rai_dns_slot_release(struct rai_request *req)
 		return;
 	}
 	req->dns.slot = false;
-	du->nr_upcalls--;
+	rai_dns_share_add(req->user, -1);
 	rai_dns_slots_busy--;
 	if (!list_empty(&du->waiting) && list_empty(&du->turn))
 		list_add_tail(&du->turn, &rai_dns_turns);

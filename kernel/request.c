@@ -76,7 +76,7 @@ MODULE_PARM_DESC(max_requests,
 module_param_cb(max_requests_per_user, &rai_param_ops_max_requests_per_user,
 		&rai_max_requests_per_user, 0644);
 MODULE_PARM_DESC(max_requests_per_user,
-		 "Requests one user (real uid of the caller; a user namespace counts as its owner) may hold, in flight or done; beyond: EDQUOT (default 16384)");
+		 "Requests one user (real uid of the caller in its user namespace; a user namespace as a whole counts as one user of its parent) may hold, in flight or done; beyond: EDQUOT (default 16384)");
 module_param_cb(max_results, &rai_param_ops_max_results,
 		&rai_max_results, 0644);
 MODULE_PARM_DESC(max_results, "Results kept per request (default 64)");
@@ -84,7 +84,7 @@ module_param_cb(max_result_kib_per_user,
 		&rai_param_ops_max_result_kib_per_user,
 		&rai_max_result_kib_per_user, 0644);
 MODULE_PARM_DESC(max_result_kib_per_user,
-		 "KiB of results one user (a user namespace counts as its owner) may hold in requests not yet destroyed; beyond, a request completes with ENOBUFS (default 32768: 32 MiB)");
+		 "KiB of results one user (a user namespace as a whole counts as one user of its parent) may hold in requests not yet destroyed; beyond, a request completes with ENOBUFS (default 32768: 32 MiB)");
 
 void rai_request_info(struct rdma_addrinfo_info *info)
 {
@@ -276,12 +276,11 @@ void rai_file_close(struct rai_file *file)
  */
 static struct rai_user *rai_file_user(struct rai_file *file)
 {
-	kuid_t uid = rai_user_current_key();
 	struct rai_user *user, *old;
 
 	spin_lock_irq(&file->lock);
 	user = file->last_user;
-	if (user && uid_eq(user->uid, uid))
+	if (user && rai_user_is_current(user))
 		refcount_inc(&user->ref);
 	else
 		user = NULL;
@@ -319,8 +318,8 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 		ret = -ENOMEM;
 		goto err_file;
 	}
-	if (atomic_inc_return(&user->nr_requests) >
-	    READ_ONCE(rai_max_requests_per_user)) {
+	if (!rai_user_charge_request(user,
+				     READ_ONCE(rai_max_requests_per_user))) {
 		ret = -EDQUOT;
 		goto err_user;
 	}
@@ -348,8 +347,8 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 
 err_total:
 	atomic_dec(&rai_requests_total);
+	rai_user_uncharge_request(user);
 err_user:
-	atomic_dec(&user->nr_requests);
 	rai_user_put(user);
 err_file:
 	atomic_dec(&file->nr_requests);
@@ -357,19 +356,16 @@ err_file:
 }
 
 /*
- * Charge @nr results of @req to its user's results memory
- * (max_result_kib_per_user); false, charging nothing, beyond it.
+ * Charge @nr results of @req to its user's results memory, at every
+ * level (max_result_kib_per_user); false, charging nothing, beyond it.
  */
 static bool rai_results_charge(struct rai_request *req, u32 nr)
 {
 	long bytes = (long)nr * sizeof(struct rdma_addrinfo_result);
 	long limit = (long)READ_ONCE(rai_max_result_kib_per_user) << 10;
-	struct rai_user *user = req->user;
 
-	if (atomic_long_add_return(bytes, &user->result_bytes) > limit) {
-		atomic_long_sub(bytes, &user->result_bytes);
+	if (!rai_user_charge_bytes(req->user, bytes, limit))
 		return false;
-	}
 	req->results_charged = bytes;
 	return true;
 }
@@ -380,13 +376,12 @@ static void rai_request_free(struct rai_request *req)
 
 	WARN_ON_ONCE(req->event_queued);
 	if (req->results_charged)
-		atomic_long_sub(req->results_charged,
-				&req->user->result_bytes);
+		rai_user_uncharge_bytes(req->user, req->results_charged);
 	rai_results_free(req->results);
 	kfree(req->canonname);
 	kfree(req->node);
 	mem_cgroup_put(req->memcg);
-	atomic_dec(&req->user->nr_requests);
+	rai_user_uncharge_request(req->user);
 	rai_user_put(req->user);
 	kmem_cache_free(rai_request_cache, req);
 	atomic_dec(&rai_requests_total);

@@ -1,35 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * rdma_addrinfo: per-user accounting.
+ * rdma_addrinfo: per-user accounting, per user namespace, hierarchical.
  *
- * The device is open to every local user, so what one user may hold is
+ * The device is open to every local user, so what one tenant may hold is
  * bounded apart from the per-file and module-wide caps: requests
- * (max_requests_per_user, kernel/request.c), DNS upcall slots
+ * (max_requests_per_user, kernel/request.c), result bytes
+ * (max_result_kib_per_user, kernel/request.c), DNS upcall slots
  * (max_upcalls_per_user, kernel/dns_slots.c) and dns_resolver keys
- * (dns_max_keys_per_user, kernel/dns_keys.c).  A user is the real uid of
- * the task that makes the request, as for the kernel's own per-user
- * limits (RLIMIT_NPROC, inotify): a set-uid program is charged to whoever
- * runs it, and a file passed to another process charges that process's
- * user.
+ * (dns_max_keys_per_user, kernel/dns_keys.c).  The caller is its real uid
+ * (as for RLIMIT_NPROC and inotify: a set-uid program is charged to
+ * whoever runs it, a file passed to another process charges that
+ * process) in its user namespace.
  *
- * A task in a user namespace other than the initial one is charged to
- * the user who owns the outermost namespace below the initial one: a
- * container (or a subordinate uid range) is one user's share however
- * many uids it maps, and creating namespaces gains a user nothing.  At
- * the top of the hierarchy this is how the kernel's ucounts charge a
- * namespace (inotify, mqueue limits): to its owner.
+ * Shares, as the kernel's ucounts charge a namespace and its parents:
  *
- * struct rai_user lives while a request of the user does; the table is
- * small (users with requests) and looked up once per RESOLVE.
+ *  - Each (user namespace, uid) pair has a share of every per-user cap.
+ *  - A user namespace as a whole is charged, one level up, to the share
+ *    of its owner: what a user does through namespaces it creates
+ *    (rootless containers) counts as its own, and creating namespaces
+ *    gains it nothing.
+ *  - Except a namespace created by root of its parent (uid 0 there:
+ *    what LXD/Incus, Docker with userns-remap and Kubernetes do): root
+ *    hands out containers to others, so such a namespace has a share of
+ *    its own at its parent, beside root's, not inside it.
+ *
+ * A charge succeeds only if the caller's share and every share above it,
+ * up to the initial namespace, have room.  So a container takes at most
+ * one share of its parent however many uids it maps or namespaces it
+ * nests, never host root's; host root keeps its own share.
+ *
+ * Each share is a struct rai_user, linked to the share it is charged to
+ * one level up (@parent).  A caller's share is found once per RESOLVE
+ * (kernel/request.c keeps the last one per file) and allocated, with the
+ * shares above it that do not exist yet, only when new; a charge walks
+ * @parent, one level per namespace (none for a caller in the initial
+ * namespace), with no lookup.  A share lives while a request, or a share
+ * below, holds it.
  *
  * Locking: rai_users_lock (a spinlock, irqsave: rai_user_put() runs in
- * any context) protects the table.  A user's last reference is dropped
- * under it, so a user still in the table may be referenced again.  A
- * user's @nr_requests and @result_bytes are atomic; its @dns is the DNS
- * wing's, under the locks kernel/dns_state.h names.
+ * any context) protects the table.  A share's last reference is dropped
+ * under it, so a share still in the table may be referenced again.
+ * @nr_requests and @result_bytes are atomic; @dns is the DNS wing's,
+ * under the locks kernel/dns_state.h names.
  */
 #include <linux/cred.h>
+#include <linux/err.h>
 #include <linux/hashtable.h>
+#include <linux/hash.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/user_namespace.h>
@@ -42,15 +59,12 @@ static DEFINE_HASHTABLE(rai_users, RAI_USERS_HASH_BITS);
 static DEFINE_SPINLOCK(rai_users_lock);
 
 /*
- * Who the calling task's requests are charged to: its real uid in the
- * initial user namespace, else the owner of the outermost user namespace
- * it is in below the initial one.
+ * The key of per-user caps kept outside the shares (the resident
+ * resolvers' queues): the caller's real uid in the initial user
+ * namespace, else the owner of the outermost user namespace it is in.
  */
-kuid_t rai_user_current_key(void)
+static kuid_t rai_user_outer_key(const struct user_namespace *ns, kuid_t uid)
 {
-	const struct user_namespace *ns = current_user_ns();
-	kuid_t uid = current_uid();
-
 	while (ns != &init_user_ns) {
 		uid = ns->owner;
 		ns = ns->parent;
@@ -58,71 +72,196 @@ kuid_t rai_user_current_key(void)
 	return uid;
 }
 
+kuid_t rai_user_current_key(void)
+{
+	return rai_user_outer_key(current_user_ns(), current_uid());
+}
+
+/* Whether @user is the calling task's own share. */
+bool rai_user_is_current(const struct rai_user *user)
+{
+	return user->ns == current_user_ns() &&
+	       uid_eq(user->kuid, current_uid());
+}
+
+static u32 rai_user_hash(const struct user_namespace *ns, kuid_t kuid)
+{
+	return hash_ptr(ns, 32) ^ __kuid_val(kuid);
+}
+
 /*
- * The user @uid in the table, referenced, or NULL.  Under rai_users_lock:
- * a user found there has not dropped its last reference.
+ * The share (@ns, @kuid) in the table, referenced, or NULL.  Under
+ * rai_users_lock: a share found there has not dropped its last reference.
  */
-static struct rai_user *rai_user_find(kuid_t uid)
+static struct rai_user *rai_user_find(const struct user_namespace *ns,
+				      kuid_t kuid)
 {
 	struct rai_user *user;
 
 	lockdep_assert_held(&rai_users_lock);
-	hash_for_each_possible(rai_users, user, hnode, __kuid_val(uid))
-		if (uid_eq(user->uid, uid)) {
+	hash_for_each_possible(rai_users, user, hnode, rai_user_hash(ns, kuid))
+		if (user->ns == ns && uid_eq(user->kuid, kuid)) {
 			refcount_inc(&user->ref);
 			return user;
 		}
 	return NULL;
 }
 
-/* The user of the calling task, referenced; NULL when out of memory. */
-struct rai_user *rai_user_get_current(void)
+static struct rai_user *rai_user_get(struct user_namespace *ns, kuid_t kuid);
+
+/*
+ * The share that all of @ns is charged to one level up, referenced: none
+ * for the initial namespace (NULL); the namespace's own share if root of
+ * its parent created it, else its owner's share there.
+ */
+static struct rai_user *rai_user_up(struct user_namespace *ns)
 {
-	kuid_t uid = rai_user_current_key();
-	struct rai_user *user, *new;
+	if (ns == &init_user_ns)
+		return NULL;
+	if (uid_eq(ns->owner, make_kuid(ns->parent, 0)))
+		return rai_user_get(ns, INVALID_UID);
+	return rai_user_get(ns->parent, ns->owner);
+}
+
+/*
+ * The share (@ns, @kuid), referenced, made with the shares above it if
+ * new; @kuid INVALID_UID: @ns's own share as a whole, at its parent.
+ * ERR_PTR(-ENOMEM).  Recursive, once per level of a new chain (user
+ * namespaces nest 32 deep at most).
+ */
+static struct rai_user *rai_user_get(struct user_namespace *ns, kuid_t kuid)
+{
+	struct rai_user *user, *new, *parent;
 	unsigned long flags;
 
 	spin_lock_irqsave(&rai_users_lock, flags);
-	user = rai_user_find(uid);
+	user = rai_user_find(ns, kuid);
 	spin_unlock_irqrestore(&rai_users_lock, flags);
 	if (user)
 		return user;
 
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
-	if (!new)
-		return NULL;
-	new->uid = uid;
+	parent = rai_user_up(uid_valid(kuid) ? ns : ns->parent);
+	if (IS_ERR(parent))
+		return parent;
+	/* Charged to the caller who makes it, as the requests it counts. */
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	if (!new) {
+		if (parent)
+			rai_user_put(parent);
+		return ERR_PTR(-ENOMEM);
+	}
+	new->ns = get_user_ns(ns);
+	new->kuid = kuid;
+	new->uid = rai_user_outer_key(ns, kuid);
+	new->parent = parent;
 	refcount_set(&new->ref, 1);
 	atomic_set(&new->nr_requests, 0);
 	atomic_long_set(&new->result_bytes, 0);
 	rai_dns_user_init(&new->dns);
 
 	spin_lock_irqsave(&rai_users_lock, flags);
-	user = rai_user_find(uid);
+	user = rai_user_find(ns, kuid);
 	if (!user) {
-		hash_add(rai_users, &new->hnode, __kuid_val(uid));
+		hash_add(rai_users, &new->hnode, rai_user_hash(ns, kuid));
 		user = new;
 		new = NULL;
 	}
 	spin_unlock_irqrestore(&rai_users_lock, flags);
-	kfree(new);
+	if (new) {
+		put_user_ns(new->ns);
+		if (parent)
+			rai_user_put(parent);
+		kfree(new);
+	}
 	return user;
 }
 
-/* Any context. */
+/* The share of the calling task, referenced; NULL when out of memory. */
+struct rai_user *rai_user_get_current(void)
+{
+	struct rai_user *user;
+
+	user = rai_user_get(current_user_ns(), current_uid());
+	return IS_ERR(user) ? NULL : user;
+}
+
+/* Any context (put_user_ns() too: it frees the namespace in a work). */
 void rai_user_put(struct rai_user *user)
 {
+	struct rai_user *parent;
 	unsigned long flags;
 	bool last;
 
-	spin_lock_irqsave(&rai_users_lock, flags);
-	last = refcount_dec_and_test(&user->ref);
-	if (last)
-		hash_del(&user->hnode);
-	spin_unlock_irqrestore(&rai_users_lock, flags);
-	if (!last)
-		return;
-	WARN_ON_ONCE(!rai_dns_user_idle(&user->dns) ||
-		     atomic_long_read(&user->result_bytes));
-	kfree(user);
+	while (user) {
+		spin_lock_irqsave(&rai_users_lock, flags);
+		last = refcount_dec_and_test(&user->ref);
+		if (last)
+			hash_del(&user->hnode);
+		spin_unlock_irqrestore(&rai_users_lock, flags);
+		if (!last)
+			return;
+		WARN_ON_ONCE(!rai_dns_user_idle(&user->dns) ||
+			     atomic_read(&user->nr_requests) ||
+			     atomic_long_read(&user->result_bytes));
+		parent = user->parent;
+		put_user_ns(user->ns);
+		kfree(user);
+		user = parent;
+	}
+}
+
+/*
+ * One request charged to @user and every level above: false, charging
+ * nothing, when any of them already holds @max.
+ */
+bool rai_user_charge_request(struct rai_user *user, unsigned int max)
+{
+	struct rai_user *u, *v;
+
+	for (u = user; u; u = u->parent) {
+		if (atomic_inc_return(&u->nr_requests) > max)
+			goto undo;
+	}
+	return true;
+undo:
+	for (v = user; v != u; v = v->parent)
+		atomic_dec(&v->nr_requests);
+	atomic_dec(&u->nr_requests);
+	return false;
+}
+
+void rai_user_uncharge_request(struct rai_user *user)
+{
+	struct rai_user *u;
+
+	for (u = user; u; u = u->parent)
+		atomic_dec(&u->nr_requests);
+}
+
+/*
+ * @bytes of results charged to @user and every level above: false,
+ * charging nothing, when any of them would go past @max.
+ */
+bool rai_user_charge_bytes(struct rai_user *user, long bytes, long max)
+{
+	struct rai_user *u, *v;
+
+	for (u = user; u; u = u->parent) {
+		if (atomic_long_add_return(bytes, &u->result_bytes) > max)
+			goto undo;
+	}
+	return true;
+undo:
+	for (v = user; v != u; v = v->parent)
+		atomic_long_sub(bytes, &v->result_bytes);
+	atomic_long_sub(bytes, &u->result_bytes);
+	return false;
+}
+
+void rai_user_uncharge_bytes(struct rai_user *user, long bytes)
+{
+	struct rai_user *u;
+
+	for (u = user; u; u = u->parent)
+		atomic_long_sub(bytes, &u->result_bytes);
 }

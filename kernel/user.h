@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * rdma_addrinfo: per-user accounting.  Every request is charged to the
- * user (real uid) of the task that made it, or for a task in a user
- * namespace to the namespace's owner; see kernel/user.c.
+ * rdma_addrinfo: per-user accounting, per user namespace and up through
+ * its parents.  Every request is charged to its caller's tenant (user
+ * namespace, real uid) and to every level above it; see kernel/user.c.
  */
 #ifndef _RAI_USER_H
 #define _RAI_USER_H
@@ -14,19 +14,30 @@
 
 #include "dns_state.h"
 
+struct user_namespace;
+
 /**
- * struct rai_user - what one user holds of the module
- * @hnode: in the table of users (rai_users_lock)
- * @uid: the user (rai_user_current_key())
- * @ref: every request of the user holds one
- * @nr_requests: requests of the user that exist (max_requests_per_user)
- * @result_bytes: bytes of results its requests hold (kernel/request.c,
+ * struct rai_user - what one tenant holds of the module, at one level
+ * @hnode: in the table of tenants (rai_users_lock)
+ * @ns: the user namespace, referenced: the caller's for a uid's share,
+ *	the namespace itself for a namespace's share as a whole
+ * @kuid: the uid whose share this is, INVALID_UID for a namespace's
+ * @uid: the key of per-user caps kept outside this tree
+ *	(rai_user_current_key() of the tenant's callers)
+ * @parent: the share this one is charged to as well, one level up,
+ *	referenced; NULL at the top (kernel/user.c)
+ * @ref: every request of the tenant and every share below holds one
+ * @nr_requests: requests charged here (max_requests_per_user)
+ * @result_bytes: bytes of results charged here (kernel/request.c,
  *	max_result_kib_per_user)
  * @dns: the DNS wing's (upcall slots, keys: kernel/dns_state.h)
  */
 struct rai_user {
 	struct hlist_node hnode;
+	struct user_namespace *ns;
+	kuid_t kuid;
 	kuid_t uid;
+	struct rai_user *parent;
 	refcount_t ref;
 	atomic_t nr_requests;
 	atomic_long_t result_bytes;
@@ -34,7 +45,13 @@ struct rai_user {
 };
 
 kuid_t rai_user_current_key(void);
+bool rai_user_is_current(const struct rai_user *user);
 struct rai_user *rai_user_get_current(void);
 void rai_user_put(struct rai_user *user);
+
+bool rai_user_charge_request(struct rai_user *user, unsigned int max);
+void rai_user_uncharge_request(struct rai_user *user);
+bool rai_user_charge_bytes(struct rai_user *user, long bytes, long max);
+void rai_user_uncharge_bytes(struct rai_user *user, long bytes);
 
 #endif /* _RAI_USER_H */
