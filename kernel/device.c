@@ -76,7 +76,7 @@ static int rai_query_canonname_out(const struct rdma_addrinfo_query *q,
 	void __user *p = u64_to_user_ptr(q->results);
 	int ret = 0;
 
-	out = kmalloc(sizeof(*out), GFP_KERNEL);
+	out = kmalloc(sizeof(*out), GFP_KERNEL_ACCOUNT);
 	if (!out)
 		return -ENOMEM;
 	rai_canonname_out(out, name);

@@ -129,9 +129,8 @@ static bool rai_dns_answer_cached(struct rai_request *req,
 	return true;
 }
 
-static void rai_dns_work(struct work_struct *work)
+static void rai_dns_slot_work(struct rai_request *req)
 {
-	struct rai_request *req = container_of(work, struct rai_request, work);
 	bool helper = rai_dns_helper_enabled();
 	struct rai_dns_answer answer = {};
 	struct rai_dns_batch *batch;
@@ -170,6 +169,24 @@ static void rai_dns_work(struct work_struct *work)
 	rai_dns_answer_release(&answer);
 out:
 	kfree(batch);
+}
+
+/*
+ * A request's turn in an upcall slot.  What is allocated for it here (its
+ * batch, the callout, parsed answers, key records) is charged to its
+ * creator's memory cgroup; our own reference keeps that cgroup while it
+ * is the active one, past the delivery that drops the queue's.
+ */
+static void rai_dns_work(struct work_struct *work)
+{
+	struct rai_request *req = container_of(work, struct rai_request, work);
+	struct mem_cgroup *old_memcg;
+
+	rai_request_get(req);
+	old_memcg = rai_request_charge_begin(req);
+	rai_dns_slot_work(req);
+	rai_request_charge_end(old_memcg);
+	rai_request_put(req);
 }
 
 static void rai_dns_timeout(struct work_struct *work)

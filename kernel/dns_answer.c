@@ -74,7 +74,7 @@ static int rai_dns_answer_canon(struct rai_dns_answer *answer,
 	len -= RAI_DNS_CANON_LEN;
 	if (answer->canon || !rai_dns_name_valid(p, len))
 		return -EPROTO;
-	answer->canon = kmemdup_nul(p, len, GFP_KERNEL);
+	answer->canon = kmemdup_nul(p, len, GFP_KERNEL_ACCOUNT);
 	return answer->canon ? 0 : -ENOMEM;
 }
 
@@ -107,7 +107,8 @@ void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 	}
 	for (p = list; *p; p++)
 		n += *p == ',';
-	answer->addrs = kmalloc_array(n, sizeof(*answer->addrs), GFP_KERNEL);
+	answer->addrs = kmalloc_array(n, sizeof(*answer->addrs),
+				      GFP_KERNEL_ACCOUNT);
 	if (!answer->addrs) {
 		answer->status = -ENOMEM;
 		return;

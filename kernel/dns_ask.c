@@ -246,6 +246,7 @@ void rai_dns_refresh(struct net *net, const char *name, u32 len)
 		return;		/* the helper answers no batch, or not of it */
 	if (atomic_inc_return(&rai_dns_refreshing) > RAI_DNS_REFRESH_MAX)
 		goto out;
+	/* The shared cache's, not the caller's: RAI_DNS_REFRESH_MAX bound it. */
 	r = kzalloc(struct_size(r, name, len + 1), GFP_KERNEL);
 	if (!r)
 		goto out;

@@ -120,7 +120,7 @@ char *rai_dns_batch_callout(const struct rai_dns_batch *batch)
 
 	for (i = 0; i < batch->nr_names; i++)
 		len += 1 + batch->names[i].len;
-	callout = kmalloc(len, GFP_KERNEL);
+	callout = kmalloc(len, GFP_KERNEL_ACCOUNT);
 	if (!callout)
 		return NULL;
 	p = callout + sprintf(callout, RDMA_ADDRINFO_UPCALL_BATCH_MAGIC);

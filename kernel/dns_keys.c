@@ -138,7 +138,8 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 	bool over = false, half = false;
 	struct rai_user *u;
 
-	new = kmalloc(struct_size(new, name, len), GFP_KERNEL);
+	/* The charge to its requester lasts as long as the record. */
+	new = kmalloc(struct_size(new, name, len), GFP_KERNEL_ACCOUNT);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	spin_lock(&rai_dns_key_lock);

@@ -355,7 +355,7 @@ struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 	if (!rai_dns_batches_on() ||
 	    !rai_dns_batch_name_ok(req->node, req->node_len))
 		return NULL;
-	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
+	batch = kzalloc(sizeof(*batch), GFP_KERNEL_ACCOUNT);
 	if (!batch)
 		return NULL;
 	rai_dns_batch_add(batch, req, req->node, req->node_len);

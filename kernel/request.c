@@ -141,15 +141,17 @@ void rai_request_exit(void)
 }
 
 /*
- * Results for @req.  Those of a request answered in its ioctl are gone
- * when the ioctl returns: like any buffer of a system call's own, they are
- * not charged to a memory cgroup; those that outlive it are.
+ * Results for @req, charged to the caller's memory cgroup (or, built in a
+ * worker, to the request's: rai_request_charge_begin()).  Those of a
+ * request answered in its ioctl too: they are held across the copy to
+ * the caller, which can wait as long as the caller's page fault does (a
+ * FUSE mapping), so every thread of a tenant could pin them at once.
  */
 struct rdma_addrinfo_result *rai_results_alloc(const struct rai_request *req,
 					       u32 nr)
 {
 	return kvcalloc(nr, sizeof(struct rdma_addrinfo_result),
-			req->on_stack ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
+			GFP_KERNEL_ACCOUNT);
 }
 
 void rai_results_free(struct rdma_addrinfo_result *results)
@@ -160,7 +162,7 @@ void rai_results_free(struct rdma_addrinfo_result *results)
 /* A copy of the canonical name @name for @req, charged as its results. */
 char *rai_canonname_dup(const struct rai_request *req, const char *name)
 {
-	return kstrdup(name, req->on_stack ? GFP_KERNEL : GFP_KERNEL_ACCOUNT);
+	return kstrdup(name, GFP_KERNEL_ACCOUNT);
 }
 
 /* The record QUERY and RESOLVE copy out for @name (NULL: none). */

@@ -289,7 +289,7 @@ static int rai_resolve_copy_out(const struct rdma_addrinfo_resolve *r,
 		return -EFAULT;
 	if (!(r->flags & RDMA_ADDRINFO_RESOLVE_CANONNAME))
 		return 0;
-	name = kmalloc(sizeof(*name), GFP_KERNEL);
+	name = kmalloc(sizeof(*name), GFP_KERNEL_ACCOUNT);
 	if (!name)
 		return -ENOMEM;
 	rai_canonname_out(name, canonname);
