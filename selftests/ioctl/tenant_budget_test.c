@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Budgets per user namespace (issue 32, finding 2): containers that root
+ * creates, as LXD, Docker with userns-remap and Kubernetes do (root
+ * unshares a user namespace and maps uid 0 of it to a range of its own),
+ * each have a share of their own of the per-user caps, beside host
+ * root's.  One such container at its cap leaves host root and a second
+ * container their whole share:
+ *
+ *  - requests (max_requests_per_user): the container gets EDQUOT, host
+ *    root and another container still hold requests;
+ *  - result bytes (max_result_kib_per_user): the container's requests
+ *    complete with ENOBUFS, host root's and another container's with
+ *    their results;
+ *  - 16 sibling containers, each at its cap: host root still resolves;
+ *  - and namespaces still gain nothing: one that an ordinary user makes,
+ *    or one nested in a container, takes from its maker's share.
+ *
+ * Before the fix every such container was charged to host root (the
+ * owner of its namespace): the first one at the cap left host root and
+ * the others nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "rai_ioctl.h"
+#include "rai_world.h"
+
+/* Where each container's uid 0 maps, CONTAINER_UIDS apart. */
+#define NOBODY_UID		65534
+#define CONTAINER_FIRST_KUID	300000
+#define CONTAINER_UIDS		65536
+#define REQUESTS_CAP		12
+#define SIBLINGS		16
+#define RESULT_KIB		"4"
+#define EVENT_MS		10000
+
+/* A container: its first process, and the pipes to and from it. */
+struct tb_container {
+	pid_t pid;
+	int go;		/* we write: mapped, start */
+	int from;	/* it writes two ints: got, error */
+};
+
+/* Async numeric requests on @fd until one fails: how many; *@err why. */
+static int tb_hold_requests(int fd, int most, int *err)
+{
+	__u32 handle;
+	int i;
+
+	*err = 0;
+	for (i = 0; i < most; i++) {
+		*err = rai_resolve_async(fd, "127.0.0.1", NULL, AF_INET, 0, i,
+					 &handle);
+		if (*err)
+			break;
+	}
+	return i;
+}
+
+/*
+ * Up to @most numeric requests on @fd, each awaited and kept: how many
+ * completed with results before the first one that did not; *@err its
+ * status (-ENOBUFS past the result bytes share), or a failure to ask.
+ */
+static int tb_hold_results(int fd, int most, int *err)
+{
+	struct rdma_addrinfo_event ev;
+	__u32 handle;
+	int i;
+
+	*err = 0;
+	for (i = 0; i < most; i++) {
+		*err = rai_resolve_async(fd, "127.0.0.1", NULL, AF_INET, 0, i,
+					 &handle);
+		if (!*err)
+			*err = rai_wait_event(fd, &ev, EVENT_MS);
+		if (!*err && (ev.status || !ev.num_results))
+			*err = ev.status ? ev.status : -ENODATA;
+		if (*err)
+			break;
+	}
+	return i;
+}
+
+static void tb_tell(int out, int a, int b)
+{
+	int v[2] = { a, b };
+
+	if (write(out, v, sizeof(v)) != sizeof(v))
+		_exit(9);
+}
+
+/*
+ * In a new user namespace of the caller's own, its uid mapped to uid 0
+ * of it (what an unprivileged user may do alone): requests held on a
+ * new fd until one fails.  Exit code: how many, or 100 + a failed step.
+ */
+static int tb_nested_hold(int most)
+{
+	char map[32];
+	int fd, err, got;
+
+	snprintf(map, sizeof(map), "0 %u 1\n", getuid());
+	if (unshare(CLONE_NEWUSER))
+		return 101;
+	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, map, strlen(map)) != (ssize_t)strlen(map))
+		return 102;
+	close(fd);
+	fd = rai_dev_open(0);
+	if (fd < 0)
+		return 103;
+	got = tb_hold_requests(fd, most, &err);
+	return !got || err == -EDQUOT ? got : 104;
+}
+
+/*
+ * Hold @first requests, then in a namespace made by us (and so charged
+ * to our share) as many as it can: exit code that count, or 100 + a
+ * failed step.
+ */
+static int tb_then_nested(int first)
+{
+	int fd, err;
+	pid_t pid;
+
+	fd = rai_dev_open(0);
+	if (fd < 0)
+		return 105;
+	if (tb_hold_requests(fd, first, &err) != first)
+		return 106;
+	pid = fork();
+	if (!pid)
+		_exit(tb_nested_hold(REQUESTS_CAP + 1));
+	return rai_wait_child(pid);
+}
+
+/*
+ * The container's side: a user namespace of its own, made by root (us);
+ * once the parent has mapped it, uid 0 of it (what the container runtime
+ * runs the container as), then @most requests held (@results: each with
+ * its results).  Reports what it got, then waits to be killed.
+ */
+static void tb_container_side(int go, int out, int most, bool results)
+{
+	int fd, got, err;
+	char c;
+
+	if (unshare(CLONE_NEWUSER))
+		_exit(2);
+	tb_tell(out, -1, 0);
+	if (read(go, &c, 1) != 1)
+		_exit(3);
+	if (setresuid(0, 0, 0))
+		_exit(4);
+	if (most < 0) {		/* -@most held, then nested */
+		tb_tell(out, tb_then_nested(-most), 0);
+		pause();
+		_exit(0);
+	}
+	fd = rai_dev_open(0);
+	if (fd < 0)
+		_exit(5);
+	got = results ? tb_hold_results(fd, most, &err) :
+			tb_hold_requests(fd, most, &err);
+	tb_tell(out, got, err);
+	pause();
+	_exit(0);
+}
+
+static int tb_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -EIO;
+}
+
+/*
+ * Container @i: root makes it, maps its uid 0 to a range of its own,
+ * then it holds @most requests.  0, or -1 when it could not be made.
+ */
+static int tb_container_start(struct tb_container *c, int i, int most,
+			      bool results)
+{
+	int to[2], from[2], v[2];
+	char path[64], map[64];
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -1;
+	if (!c->pid) {
+		close(to[1]);
+		close(from[0]);
+		tb_container_side(to[0], from[1], most, results);
+	}
+	close(to[0]);
+	close(from[1]);
+	c->go = to[1];
+	c->from = from[0];
+	if (read(c->from, v, sizeof(v)) != sizeof(v) || v[0] != -1)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", c->pid);
+	snprintf(map, sizeof(map), "0 %d %d\n",
+		 CONTAINER_FIRST_KUID + i * CONTAINER_UIDS, CONTAINER_UIDS);
+	if (tb_write_file(path, map))
+		return -1;
+	return write(c->go, "g", 1) == 1 ? 0 : -1;
+}
+
+/* What container @c got: the count, *@err what stopped it. */
+static int tb_container_result(struct tb_container *c, int *err)
+{
+	int v[2];
+
+	if (read(c->from, v, sizeof(v)) != sizeof(v))
+		return -1;
+	*err = v[1];
+	return v[0];
+}
+
+static void tb_container_stop(struct tb_container *c)
+{
+	if (c->pid <= 0)
+		return;
+	kill(c->pid, SIGKILL);
+	rai_wait_child(c->pid);
+	close(c->go);
+	close(c->from);
+	c->pid = 0;
+}
+
+FIXTURE(tenant) {
+	char old_requests[32];
+	char old_kib[32];
+	struct tb_container c[SIBLINGS];
+	int fd;
+};
+
+FIXTURE_SETUP(tenant)
+{
+	char cap[16];
+
+	memset(self->c, 0, sizeof(self->c));
+	ASSERT_EQ(0, rai_param_get("max_requests_per_user",
+				   self->old_requests,
+				   sizeof(self->old_requests)));
+	ASSERT_EQ(0, rai_param_get("max_result_kib_per_user", self->old_kib,
+				   sizeof(self->old_kib)));
+	snprintf(cap, sizeof(cap), "%d", REQUESTS_CAP);
+	ASSERT_EQ(0, rai_param_set("max_requests_per_user", cap));
+	self->fd = rai_dev_open(0);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(tenant)
+{
+	int i;
+
+	for (i = 0; i < SIBLINGS; i++)
+		tb_container_stop(&self->c[i]);
+	if (self->fd >= 0)
+		close(self->fd);
+	rai_param_set("max_requests_per_user", self->old_requests);
+	rai_param_set("max_result_kib_per_user", self->old_kib);
+}
+
+TEST_F(tenant, rootful_container_at_its_request_cap_leaves_host_root_its_share)
+{
+	int got, err;
+
+	ASSERT_EQ(0, getuid()) TH_LOG("runs as root: it plays the runtime");
+	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, REQUESTS_CAP + 4,
+					false));
+	got = tb_container_result(&self->c[0], &err);
+	TH_LOG("container 1: %d requests held, then %d", got, err);
+	EXPECT_EQ(REQUESTS_CAP, got);
+	EXPECT_EQ(-EDQUOT, err);
+
+	/* Host root: a share of its own (the fixture's fd, ours). */
+	got = tb_hold_requests(self->fd, REQUESTS_CAP, &err);
+	TH_LOG("host root: %d requests held, then %d", got, err);
+	EXPECT_EQ(REQUESTS_CAP, got);
+	EXPECT_EQ(0, err);
+	/* ... and no more than that. */
+	EXPECT_EQ(0, tb_hold_requests(self->fd, 1, &err));
+	EXPECT_EQ(-EDQUOT, err);
+
+	/* A second container, made by root too: its own share. */
+	ASSERT_EQ(0, tb_container_start(&self->c[1], 1, REQUESTS_CAP + 4,
+					false));
+	got = tb_container_result(&self->c[1], &err);
+	TH_LOG("container 2: %d requests held, then %d", got, err);
+	EXPECT_EQ(REQUESTS_CAP, got);
+	EXPECT_EQ(-EDQUOT, err);
+}
+
+TEST_F(tenant, rootful_container_at_its_result_bytes_leaves_host_root_its_share)
+{
+	int per = 4096 / sizeof(struct rdma_addrinfo_result);
+	int got, err;
+	char cap[16];
+
+	/* Requests enough for the results share to be what stops them. */
+	snprintf(cap, sizeof(cap), "%d", 4 * per + 8);
+	ASSERT_EQ(0, rai_param_set("max_requests_per_user", cap));
+	ASSERT_EQ(0, rai_param_set("max_result_kib_per_user", RESULT_KIB));
+	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, per + 4, true));
+	got = tb_container_result(&self->c[0], &err);
+	TH_LOG("container 1: %d requests with results, then %d", got, err);
+	EXPECT_EQ(per, got);
+	EXPECT_EQ(-ENOBUFS, err);
+
+	got = tb_hold_results(self->fd, per, &err);
+	TH_LOG("host root: %d requests with results, then %d", got, err);
+	EXPECT_EQ(per, got);
+	EXPECT_EQ(0, err);
+
+	ASSERT_EQ(0, tb_container_start(&self->c[1], 1, per + 4, true));
+	got = tb_container_result(&self->c[1], &err);
+	TH_LOG("container 2: %d requests with results, then %d", got, err);
+	EXPECT_EQ(per, got);
+	EXPECT_EQ(-ENOBUFS, err);
+}
+
+TEST_F(tenant, sixteen_rootful_containers_at_their_caps_host_root_resolves)
+{
+	int i, got, err, full = 0;
+
+	for (i = 0; i < SIBLINGS; i++)
+		ASSERT_EQ(0, tb_container_start(&self->c[i], i,
+						REQUESTS_CAP + 1, false));
+	for (i = 0; i < SIBLINGS; i++) {
+		got = tb_container_result(&self->c[i], &err);
+		if (got == REQUESTS_CAP && err == -EDQUOT)
+			full++;
+		else
+			TH_LOG("container %d: %d requests held, then %d",
+			       i + 1, got, err);
+	}
+	TH_LOG("%d of %d containers hold their whole share (%d requests)",
+	       full, SIBLINGS, REQUESTS_CAP);
+	EXPECT_EQ(SIBLINGS, full);
+
+	got = tb_hold_results(self->fd, REQUESTS_CAP, &err);
+	TH_LOG("host root: %d requests with results, then %d", got, err);
+	EXPECT_EQ(REQUESTS_CAP, got);
+	EXPECT_EQ(0, err);
+}
+
+/*
+ * Creating namespaces gains nothing: an unprivileged user's namespace is
+ * charged to that user's share, and a namespace nested in a container
+ * (made by its root) to the container's share.
+ */
+TEST_F(tenant, nested_namespaces_take_from_their_makers_share)
+{
+	int half = REQUESTS_CAP / 2, got, err;
+	pid_t pid;
+
+	pid = rai_fork_as(NOBODY_UID);
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(tb_then_nested(half));
+	got = rai_wait_child(pid);
+	TH_LOG("an ordinary user holding %d: its namespace got %d more",
+	       half, got);
+	EXPECT_EQ(REQUESTS_CAP - half, got);
+
+	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, -half, false));
+	got = tb_container_result(&self->c[0], &err);
+	TH_LOG("a container's root holding %d: a namespace nested in it got %d more",
+	       half, got);
+	EXPECT_EQ(REQUESTS_CAP - half, got);
+}
+
+TEST_HARNESS_MAIN
