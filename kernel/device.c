@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "backend.h"
+#include "charge.h"
 #include "compat.h"
 #include "device.h"
 #include "dns_resident.h"
@@ -76,7 +77,7 @@ static int rai_query_canonname_out(const struct rdma_addrinfo_query *q,
 	void __user *p = u64_to_user_ptr(q->results);
 	int ret = 0;
 
-	out = kmalloc(sizeof(*out), GFP_KERNEL_ACCOUNT);
+	out = kmalloc(sizeof(*out), RAI_GFP_CALLER);
 	if (!out)
 		return -ENOMEM;
 	rai_canonname_out(out, name);

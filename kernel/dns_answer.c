@@ -22,6 +22,7 @@
 #include <rdma/rdma_addrinfo_upcall.h>
 
 #include "addr.h"
+#include "charge.h"
 #include "dns_answer.h"
 #include "numeric.h"
 #include "request.h"
@@ -74,7 +75,7 @@ static int rai_dns_answer_canon(struct rai_dns_answer *answer,
 	len -= RAI_DNS_CANON_LEN;
 	if (answer->canon || !rai_dns_name_valid(p, len))
 		return -EPROTO;
-	answer->canon = kmemdup_nul(p, len, GFP_KERNEL_ACCOUNT);
+	answer->canon = kmemdup_nul(p, len, RAI_GFP_CALLER);
 	return answer->canon ? 0 : -ENOMEM;
 }
 
@@ -108,7 +109,7 @@ void rai_dns_answer_parse(struct rai_dns_answer *answer, struct net *net,
 	for (p = list; *p; p++)
 		n += *p == ',';
 	answer->addrs = kmalloc_array(n, sizeof(*answer->addrs),
-				      GFP_KERNEL_ACCOUNT);
+				      RAI_GFP_CALLER);
 	if (!answer->addrs) {
 		answer->status = -ENOMEM;
 		return;

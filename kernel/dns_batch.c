@@ -57,6 +57,7 @@
 
 #include <rdma/rdma_addrinfo_upcall.h>
 
+#include "charge.h"
 #include "dns_batch.h"
 
 /* An answer is kept at most this long, whatever its TTL says. */
@@ -120,7 +121,7 @@ char *rai_dns_batch_callout(const struct rai_dns_batch *batch)
 
 	for (i = 0; i < batch->nr_names; i++)
 		len += 1 + batch->names[i].len;
-	callout = kmalloc(len, GFP_KERNEL_ACCOUNT);
+	callout = kmalloc(len, RAI_GFP_CALLER);
 	if (!callout)
 		return NULL;
 	p = callout + sprintf(callout, RDMA_ADDRINFO_UPCALL_BATCH_MAGIC);

@@ -35,6 +35,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
+#include "charge.h"
 #include "dns_keys.h"
 #include "param.h"
 #include "stats.h"
@@ -139,7 +140,7 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 	struct rai_user *u;
 
 	/* The charge to its requester lasts as long as the record. */
-	new = kmalloc(struct_size(new, name, len), GFP_KERNEL_ACCOUNT);
+	new = kmalloc(struct_size(new, name, len), RAI_GFP_CALLER);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	spin_lock(&rai_dns_key_lock);

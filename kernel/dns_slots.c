@@ -44,6 +44,7 @@
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
+#include "charge.h"
 #include "dns_batch.h"
 #include "dns_slots.h"
 #include "dns_upcall.h"
@@ -355,7 +356,7 @@ struct rai_dns_batch *rai_dns_batch_collect(struct rai_request *req)
 	if (!rai_dns_batches_on() ||
 	    !rai_dns_batch_name_ok(req->node, req->node_len))
 		return NULL;
-	batch = kzalloc(sizeof(*batch), GFP_KERNEL_ACCOUNT);
+	batch = kzalloc(sizeof(*batch), RAI_GFP_CALLER);
 	if (!batch)
 		return NULL;
 	rai_dns_batch_add(batch, req, req->node, req->node_len);

@@ -45,6 +45,7 @@
 #include <net/net_namespace.h>
 
 #include "backend.h"
+#include "charge.h"
 #include "param.h"
 #include "request.h"
 #include "stats.h"
@@ -151,7 +152,7 @@ struct rdma_addrinfo_result *rai_results_alloc(const struct rai_request *req,
 					       u32 nr)
 {
 	return kvcalloc(nr, sizeof(struct rdma_addrinfo_result),
-			GFP_KERNEL_ACCOUNT);
+			RAI_GFP_CALLER);
 }
 
 void rai_results_free(struct rdma_addrinfo_result *results)
@@ -162,7 +163,7 @@ void rai_results_free(struct rdma_addrinfo_result *results)
 /* A copy of the canonical name @name for @req, charged as its results. */
 char *rai_canonname_dup(const struct rai_request *req, const char *name)
 {
-	return kstrdup(name, GFP_KERNEL_ACCOUNT);
+	return kstrdup(name, RAI_GFP_CALLER);
 }
 
 /* The record QUERY and RESOLVE copy out for @name (NULL: none). */
@@ -186,7 +187,7 @@ struct rai_file *rai_file_create(void)
 {
 	struct rai_file *file;
 
-	file = kzalloc(sizeof(*file), GFP_KERNEL_ACCOUNT);
+	file = kzalloc(sizeof(*file), RAI_GFP_CALLER);
 	if (!file)
 		return NULL;
 	xa_init_flags(&file->handles, XA_FLAGS_ALLOC1);
@@ -330,7 +331,7 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 		ret = -ENFILE;
 		goto err_total;
 	}
-	req = kmem_cache_alloc(rai_request_cache, GFP_KERNEL_ACCOUNT);
+	req = kmem_cache_alloc(rai_request_cache, RAI_GFP_CALLER);
 	if (!req) {
 		ret = -ENOMEM;
 		goto err_total;
@@ -410,7 +411,7 @@ void rai_request_put(struct rai_request *req)
 
 /*
  * Charge allocations of the current (worker) task to the request's creator
- * until rai_request_charge_end(), as GFP_KERNEL_ACCOUNT in its own context
+ * until rai_request_charge_end(), as RAI_GFP_CALLER in its own context
  * would.
  */
 struct mem_cgroup *rai_request_charge_begin(struct rai_request *req)
@@ -460,7 +461,7 @@ int rai_request_publish(struct rai_request *req)
 
 	xa_lock(xa);
 	ret = __xa_alloc_cyclic(xa, &req->handle, req, XA_LIMIT(1, INT_MAX),
-				&file->next_handle, GFP_KERNEL_ACCOUNT);
+				&file->next_handle, RAI_GFP_CALLER);
 	/*
 	 * Cyclic handles leave the table's only entry, most of the time,
 	 * alone in its node: erasing it freed the nodes (through RCU) and
@@ -474,7 +475,7 @@ int rai_request_publish(struct rai_request *req)
 	if (ret >= 0 && anchor != file->anchor) {
 		/* May drop the lock to allocate; failure costs only speed. */
 		__xa_cmpxchg(xa, anchor, NULL, XA_ZERO_ENTRY,
-			     GFP_KERNEL_ACCOUNT);
+			     RAI_GFP_CALLER);
 		if (file->anchor)
 			__xa_cmpxchg(xa, file->anchor, XA_ZERO_ENTRY, NULL, 0);
 		file->anchor = anchor;

@@ -16,6 +16,7 @@
 
 #include "addr.h"
 #include "backend.h"
+#include "charge.h"
 #include "dns.h"
 #include "dns_answer.h"
 #include "numeric.h"
@@ -289,7 +290,7 @@ static int rai_resolve_copy_out(const struct rdma_addrinfo_resolve *r,
 		return -EFAULT;
 	if (!(r->flags & RDMA_ADDRINFO_RESOLVE_CANONNAME))
 		return 0;
-	name = kmalloc(sizeof(*name), GFP_KERNEL_ACCOUNT);
+	name = kmalloc(sizeof(*name), RAI_GFP_CALLER);
 	if (!name)
 		return -ENOMEM;
 	rai_canonname_out(name, canonname);
@@ -419,7 +420,7 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 
 	/* The request outlives the stack: it keeps a copy of the node. */
 	if (names.node) {
-		node = kmemdup(names.node, r.node_len + 1, GFP_KERNEL_ACCOUNT);
+		node = kmemdup(names.node, r.node_len + 1, RAI_GFP_CALLER);
 		if (!node) {
 			ret = -ENOMEM;
 			goto out_route;

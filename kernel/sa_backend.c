@@ -24,6 +24,7 @@
 #include <rdma/ib.h>
 
 #include "backend.h"
+#include "charge.h"
 #include "request.h"
 #include "result.h"
 #include "sa_client.h"
@@ -91,7 +92,7 @@ static void rai_sa_flow_issue(struct rai_sa_flow *f, bool service)
 
 	/* Path queries are issued from the MAD handler: charge the caller. */
 	old_memcg = rai_request_charge_begin(req);
-	q = rai_sa_query_alloc(rai_sa_flow_done, f, GFP_KERNEL_ACCOUNT);
+	q = rai_sa_query_alloc(rai_sa_flow_done, f, RAI_GFP_CALLER);
 	rai_request_charge_end(old_memcg);
 	if (!q) {
 		rai_sa_flow_end(f, -ENOMEM);
@@ -238,7 +239,7 @@ static void rai_sa_backend_start(struct rai_request *req)
 {
 	struct rai_sa_flow *f;
 
-	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	f = kzalloc(sizeof(*f), RAI_GFP_CALLER);
 	if (!f) {
 		rai_request_complete(req, -ENOMEM, NULL, 0);
 		return;

@@ -51,6 +51,7 @@
 #include <linux/spinlock.h>
 #include <linux/user_namespace.h>
 
+#include "charge.h"
 #include "user.h"
 
 #define RAI_USERS_HASH_BITS	6
@@ -144,7 +145,7 @@ static struct rai_user *rai_user_get(struct user_namespace *ns, kuid_t kuid)
 	if (IS_ERR(parent))
 		return parent;
 	/* Charged to the caller who makes it, as the requests it counts. */
-	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	new = kzalloc(sizeof(*new), RAI_GFP_CALLER);
 	if (!new) {
 		if (parent)
 			rai_user_put(parent);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -113,6 +114,9 @@ static int tb_nested_hold(int most)
 	snprintf(map, sizeof(map), "0 %u 1\n", getuid());
 	if (unshare(CLONE_NEWUSER))
 		return 101;
+	/* A uid change made us undumpable: /proc/self/ would be root's. */
+	if (prctl(PR_SET_DUMPABLE, 1))
+		return 107;
 	fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, map, strlen(map)) != (ssize_t)strlen(map))
 		return 102;
@@ -161,7 +165,7 @@ static void tb_container_side(int go, int out, int most, bool results)
 	tb_tell(out, -1, 0);
 	if (read(go, &c, 1) != 1)
 		_exit(3);
-	if (setresuid(0, 0, 0))
+	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
 		_exit(4);
 	if (most < 0) {		/* -@most held, then nested */
 		tb_tell(out, tb_then_nested(-most), 0);
@@ -219,6 +223,10 @@ static int tb_container_start(struct tb_container *c, int i, int most,
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", c->pid);
 	snprintf(map, sizeof(map), "0 %d %d\n",
 		 CONTAINER_FIRST_KUID + i * CONTAINER_UIDS, CONTAINER_UIDS);
+	if (tb_write_file(path, map))
+		return -1;
+	/* Its gids too: a namespace is made only by a mapped uid and gid. */
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", c->pid);
 	if (tb_write_file(path, map))
 		return -1;
 	return write(c->go, "g", 1) == 1 ? 0 : -1;

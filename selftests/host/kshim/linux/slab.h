@@ -4,6 +4,8 @@
 #define _KSHIM_SLAB_H
 #include <stdlib.h>
 #define GFP_KERNEL	0
+#define GFP_KERNEL_ACCOUNT	0
+#define __GFP_RETRY_MAYFAIL	0
 #define kmalloc(size, gfp)	malloc(size)
 #define kfree(p)	free(p)
 #endif
