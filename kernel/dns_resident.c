@@ -20,8 +20,13 @@
  * (kernel/dns_resident_queue.c: a name once for every request that asks
  * it, users served round-robin).  Each resolver holds at most
  * resolver_max_outstanding names, a user at most
- * resolver_max_outstanding_per_user: past either, the request goes the
- * way it would without a resolver.  An answer goes through the strict
+ * resolver_max_outstanding_per_user, and a user at most
+ * resolver_max_names_per_user over every resolver and registers at most
+ * resolver_max_per_user resolvers (kernel/dns_resident_owner.c): past
+ * any, the request goes the way it would without a resolver.  What a
+ * resolver and its names hold is charged to the memory cgroup of whoever
+ * registered or asked (GFP_KERNEL_ACCOUNT); a name not yet taken leaves
+ * its queue with its last request.  An answer goes through the strict
  * parser (kernel/dns_answer.c) into the cache, under the resolver's view,
  * then to every request of the name.
  *
@@ -56,6 +61,7 @@
 #include "dns_answer.h"
 #include "dns_cache.h"
 #include "dns_resident.h"
+#include "dns_resident_owner.h"
 #include "dns_resident_queue.h"
 #include "dns_view.h"
 #include "param.h"
@@ -95,6 +101,7 @@ MODULE_PARM_DESC(resolver_max_outstanding_per_user,
  * @net: the network namespace it serves (its file's, referenced)
  * @view: the view it serves (the registering process's)
  * @view_id: its answers' view in the cache: 0 for the host's view
+ * @owner: the user who registered it (its share), until it is released
  * @gone: unregistered (under rai_resident_lock): the deadline work stops
  * @wait: TAKE waits, poll() watches here
  * @queue: the names it is asked for
@@ -108,6 +115,7 @@ struct rai_resident {
 	struct net *net;
 	struct rai_dns_view view;
 	u64 view_id;
+	struct rai_resident_owner *owner;
 	bool gone;
 	wait_queue_head_t wait;
 	struct rai_resident_queue queue;
@@ -215,9 +223,9 @@ static void rai_resident_deadline(struct work_struct *work)
 					      deadline_work);
 	unsigned long next;
 	unsigned int missed;
-	LIST_HEAD(reqs);
+	LIST_HEAD(gone);
 
-	missed = rai_resident_queue_expire(&r->queue, &reqs, &next);
+	missed = rai_resident_queue_expire(&r->queue, &gone, &next);
 	spin_lock(&rai_resident_lock);
 	if (next && !r->gone)
 		queue_delayed_work(rai_resident_wq, &r->deadline_work,
@@ -228,7 +236,7 @@ static void rai_resident_deadline(struct work_struct *work)
 	atomic64_add(missed, &rai_stats[RAI_STAT_RESOLVER_DEADLINES]);
 	pr_notice_ratelimited("resident resolver did not answer %u names in %u ms: they go to the upcall\n",
 			      missed, READ_ONCE(rai_resident_deadline_ms));
-	rai_resident_hand_over(&reqs, NULL, rai_resident_fallback);
+	rai_resident_hand_over_all(&gone, rai_resident_fallback);
 }
 
 /**
@@ -264,11 +272,27 @@ static bool rai_resident_has_names(struct rai_resident *r)
 	return rai_resident_queue_waiting(&r->queue);
 }
 
-/* Sleep until names wait for @r (TAKE waiters are woken one at a time). */
+/*
+ * Sleep until names wait for @r (TAKE waiters are woken one at a time).
+ * 0 at once when they do.
+ */
 int rai_resident_wait_names(struct rai_resident *r)
 {
 	return wait_event_interruptible_exclusive(r->wait,
 						  rai_resident_has_names(r));
+}
+
+/* Names wait for @r: a TAKE may find some (no lock: a hint). */
+bool rai_resident_names_wait(struct rai_resident *r)
+{
+	return rai_resident_has_names(r);
+}
+
+/* A TAKE woken for names gives up: the next waiter, if names wait. */
+void rai_resident_pass_wake(struct rai_resident *r)
+{
+	if (rai_resident_has_names(r))
+		wake_up(&r->wait);
 }
 
 /* @nr names taken into @out that the resolver never saw: offered again. */
@@ -304,10 +328,9 @@ int rai_resident_answered(struct rai_resident *r, u64 id,
 		.net = r->net, .view = r->view_id, .helper = true, .source = r,
 	};
 	struct rai_resident_name *n;
-	LIST_HEAD(reqs);
 	int ret = 0;
 
-	n = rai_resident_queue_claim(&r->queue, id, &reqs);
+	n = rai_resident_queue_claim(&r->queue, id);
 	if (!n) {
 		rai_stat_inc(RAI_STAT_RESOLVER_STALE);
 		return -ENOENT;
@@ -319,9 +342,16 @@ int rai_resident_answered(struct rai_resident *r, u64 id,
 		rai_stat_inc(RAI_STAT_RESOLVER_ANSWERS);
 		rai_dns_cache_remember(&key, n->name, n->len, answer);
 	}
-	rai_resident_hand_over(&reqs, answer, rai_resident_fallback);
-	kfree(n);
+	rai_resident_hand_over(n, answer, rai_resident_fallback);
 	return ret;
+}
+
+/* @r counts no more against the share of the user who registered it. */
+static void rai_resident_disown(struct rai_resident *r)
+{
+	rai_resident_owner_del_resolver(r->owner);
+	rai_resident_owner_put(r->owner);
+	r->owner = NULL;
 }
 
 /* Is another resolver registered for @r's namespace and view? */
@@ -348,18 +378,33 @@ void rai_resident_terms(struct rdma_addrinfo_resolver_register *reg)
  * rai_resident_create - @file becomes the resolver of its namespace and view
  * @file: the file of RESOLVER_REGISTER (its caller allowed to register)
  *
- * The view is the calling process's.
+ * The view is the calling process's; the resolver counts against its
+ * user's share (resolver_max_per_user), its memory against the caller's
+ * memory cgroup.
  * Return: 0; -EBUSY when @file is a resolver already or another resolver
- * serves the same namespace and view; -ENOMEM.
+ * serves the same namespace and view; -EDQUOT when the user has as many
+ * resolvers as it may; -ENOMEM.
  */
 int rai_resident_create(struct rai_file *file)
 {
+	struct rai_resident_owner *owner;
 	struct rai_resident *r;
 	bool busy;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
-	if (!r)
+	owner = rai_resident_owner_get(rai_user_current_key());
+	if (!owner)
 		return -ENOMEM;
+	if (!rai_resident_owner_add_resolver(owner)) {
+		rai_resident_owner_put(owner);
+		return -EDQUOT;
+	}
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r) {
+		rai_resident_owner_del_resolver(owner);
+		rai_resident_owner_put(owner);
+		return -ENOMEM;
+	}
+	r->owner = owner;
 	refcount_set(&r->ref, 1);
 	INIT_WORK(&r->free_work, rai_resident_free);
 	INIT_DELAYED_WORK(&r->deadline_work, rai_resident_deadline);
@@ -380,6 +425,7 @@ int rai_resident_create(struct rai_file *file)
 	}
 	spin_unlock(&rai_resident_lock);
 	if (busy) {
+		rai_resident_disown(r);
 		rai_resident_put(r);
 		return -EBUSY;
 	}
@@ -410,7 +456,7 @@ void rai_resident_release(struct rai_file *file)
 {
 	struct rai_resident *r = file->resident;
 	unsigned int held;
-	LIST_HEAD(reqs);
+	LIST_HEAD(gone);
 
 	if (!r)
 		return;
@@ -419,14 +465,15 @@ void rai_resident_release(struct rai_file *file)
 	list_del_rcu(&r->node);
 	WRITE_ONCE(file->resident, NULL);
 	spin_unlock(&rai_resident_lock);
-	held = rai_resident_queue_close(&r->queue, &reqs);
+	held = rai_resident_queue_close(&r->queue, &gone);
 	cancel_delayed_work_sync(&r->deadline_work);
 	rai_dns_cache_forget(r->net, r->view_id, r);
+	rai_resident_disown(r);
 	atomic_dec(&rai_resident_count);
 	rai_stat_inc(RAI_STAT_RESOLVER_UNREGISTERED);
 	pr_info("resident resolver gone (its file closed by pid %d), %u names to the upcall\n",
 		task_tgid_nr(current), held);
-	rai_resident_hand_over(&reqs, NULL, rai_resident_fallback);
+	rai_resident_hand_over_all(&gone, rai_resident_fallback);
 	rai_resident_put(r);
 }
 

@@ -44,6 +44,8 @@ int rai_resident_create(struct rai_file *file);
 u32 rai_resident_take_names(struct rai_resident *r,
 			    struct rdma_addrinfo_resolver_name *out, u32 max);
 int rai_resident_wait_names(struct rai_resident *r);
+bool rai_resident_names_wait(struct rai_resident *r);
+void rai_resident_pass_wake(struct rai_resident *r);
 void rai_resident_untake(struct rai_resident *r,
 			 const struct rdma_addrinfo_resolver_name *out, u32 nr);
 struct net *rai_resident_net(const struct rai_resident *r);

@@ -43,7 +43,7 @@
 static long rai_resident_take(struct rai_resident *r, struct file *filp,
 			      void __user *arg)
 {
-	struct rdma_addrinfo_resolver_name *out;
+	struct rdma_addrinfo_resolver_name *out = NULL;
 	struct rdma_addrinfo_resolver_take t;
 	long ret = 0;
 	u32 max, nr;
@@ -53,18 +53,31 @@ static long rai_resident_take(struct rai_resident *r, struct file *filp,
 	if (t.reserved || !t.count || t.name_size != sizeof(*out))
 		return -EINVAL;
 	max = min_t(u32, t.count, RAI_RESIDENT_TAKE_MAX);
-	/* Zeroed: the bytes after each name are copied out too. */
-	out = kvcalloc(max, sizeof(*out), GFP_KERNEL);
-	if (!out)
-		return -ENOMEM;
-	while (!(nr = rai_resident_take_names(r, out, max))) {
-		if (filp->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
-			goto out;
+	/*
+	 * The buffer (up to 68 KiB) once names wait, not for the sleep: a
+	 * thread blocked in TAKE holds no memory.
+	 */
+	for (;;) {
+		if (!rai_resident_names_wait(r)) {
+			if (filp->f_flags & O_NONBLOCK) {
+				ret = -EAGAIN;
+				goto out;
+			}
+			ret = rai_resident_wait_names(r);
+			if (ret)
+				goto out;
 		}
-		ret = rai_resident_wait_names(r);
-		if (ret)
-			goto out;
+		/* Zeroed: the bytes after each name are copied out too. */
+		if (!out)
+			out = kvcalloc(max, sizeof(*out), GFP_KERNEL_ACCOUNT);
+		if (!out) {
+			/* Woken for names it cannot take: the next waiter. */
+			rai_resident_pass_wake(r);
+			return -ENOMEM;
+		}
+		nr = rai_resident_take_names(r, out, max);
+		if (nr)
+			break;
 	}
 	t.taken = nr;
 	if (copy_to_user(u64_to_user_ptr(t.names), out,
@@ -137,7 +150,7 @@ static long rai_resident_answer(struct rai_resident *r, void __user *arg)
 		return -EFAULT;
 	if (out.reserved || out.answer_size != sizeof(*a))
 		return -EINVAL;
-	a = kmalloc(sizeof(*a), GFP_KERNEL);
+	a = kmalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
 	out.done = 0;

@@ -8,13 +8,22 @@
  * name first, and names that a TAKE could not hand out (a fault while
  * copying them out) before any other.  A taken name waits for its answer
  * until its deadline.  A name leaves the queue once, by claim (its
- * answer), expiry (its deadline) or close (its resolver gone), and its
- * requests with it.
+ * answer), expiry (its deadline), close (its resolver gone), or when the
+ * last request waiting for it goes before it is taken (destroyed, closed,
+ * timed out: no one would read its answer, and an untaken name of no one
+ * would hold the caller's memory for nothing).  Its requests stay on it
+ * until rai_resident_hand_over() gives them their answer or fallback and
+ * frees it.
  *
- * A request leaves a name exactly once too: whoever takes it off a list
- * of requests, under rai_resident_queue_lock, owns the reference the DNS
- * queue holds (rai_resident_hand_over(), or the request's cancel and
+ * A request leaves a name exactly once too: whoever takes it off a name's
+ * list of requests, under rai_resident_queue_lock, owns the reference the
+ * DNS queue holds (rai_resident_hand_over(), or the request's cancel and
  * time-out through rai_resident_unwait()).
+ *
+ * Names and users are allocated on behalf of the caller that asks
+ * (GFP_KERNEL_ACCOUNT: charged to its memory cgroup), and counted against
+ * its share over every queue (kernel/dns_resident_owner.c) besides the
+ * queue's own limits.
  *
  * rai_resident_queue_lock protects every queue, its users and names, each
  * name's requests and every request's @dns.resident_entry.
@@ -27,6 +36,7 @@
 #include <linux/string.h>
 
 #include "dns_answer.h"
+#include "dns_resident_owner.h"
 #include "dns_resident_queue.h"
 #include "request.h"
 #include "stats.h"
@@ -37,6 +47,7 @@
  * @turn: in the queue's @turns while @names is not empty
  * @names: its names not yet taken, oldest first
  * @uid: the user (struct rai_user's @uid)
+ * @owner: the user's share over every queue, referenced
  * @nr: its names in the queue, waiting or taken
  */
 struct rai_resident_user {
@@ -44,6 +55,7 @@ struct rai_resident_user {
 	struct list_head turn;
 	struct list_head names;
 	kuid_t uid;
+	struct rai_resident_owner *owner;
 	unsigned int nr;
 };
 
@@ -114,26 +126,31 @@ rai_resident_user(struct rai_resident_queue *q, kuid_t uid)
 }
 
 /*
- * @n out of @q (the caller frees it), its requests moved to @reqs, each
- * still linked by its @dns.resident_entry.
+ * @n out of @q, onto @gone (a list of names to hand over), or alone when
+ * @gone is NULL; its requests stay on it.  Out of the queue, @n's
+ * @id_node is unhashed.
  */
 static void rai_resident_unlink(struct rai_resident_queue *q,
 				struct rai_resident_name *n,
-				struct list_head *reqs)
+				struct list_head *gone)
 {
 	struct rai_resident_user *u = n->user;
 
 	lockdep_assert_held(&rai_resident_queue_lock);
 	hash_del(&n->id_node);
 	hash_del(&n->name_node);
-	list_del(&n->entry);
+	if (gone)
+		list_move_tail(&n->entry, gone);
+	else
+		list_del_init(&n->entry);
 	if (!n->taken)
 		WRITE_ONCE(q->nr_waiting, q->nr_waiting - 1);
-	list_splice_tail_init(&n->reqs, reqs);
 	if (list_empty(&u->names))
 		list_del_init(&u->turn);
+	rai_resident_owner_del_name(u->owner);
 	if (!--u->nr) {
 		hash_del(&u->node);
+		rai_resident_owner_put(u->owner);
 		kfree(u);
 	}
 	q->nr_names--;
@@ -142,23 +159,29 @@ static void rai_resident_unlink(struct rai_resident_queue *q,
 
 /*
  * @fresh (room for @len bytes of name) in @q as @uid's newest name, with
- * @spare as the user's entry if it has none yet (then set to NULL).
- * False when @q or the user holds as many names as @max allows.
+ * @spare (its @owner set) as the user's entry if it has none yet (then
+ * set to NULL).  Return: 1; -ENOSPC when @q or the user holds as many
+ * names as @max or the user's share allows; -EAGAIN when the user has
+ * no entry here and @spare is NULL.
  */
-static bool rai_resident_add(struct rai_resident_queue *q,
-			     const struct rai_resident_limits *max,
-			     struct rai_resident_name *fresh,
-			     struct rai_resident_user **spare, kuid_t uid,
-			     const char *name, u32 len)
+static int rai_resident_add(struct rai_resident_queue *q,
+			    const struct rai_resident_limits *max,
+			    struct rai_resident_name *fresh,
+			    struct rai_resident_user **spare, kuid_t uid,
+			    const char *name, u32 len)
 {
 	struct rai_resident_user *u;
 
 	lockdep_assert_held(&rai_resident_queue_lock);
 	if (q->nr_names >= max->names)
-		return false;
+		return -ENOSPC;
 	u = rai_resident_user(q, uid);
 	if (u && u->nr >= max->per_user)
-		return false;
+		return -ENOSPC;
+	if (!u && !*spare)
+		return -EAGAIN;
+	if (!rai_resident_owner_add_name(u ? u->owner : (*spare)->owner))
+		return -ENOSPC;
 	if (!u) {
 		u = *spare;
 		*spare = NULL;
@@ -170,6 +193,7 @@ static bool rai_resident_add(struct rai_resident_queue *q,
 	}
 	fresh->id = ++q->next_id;
 	fresh->user = u;
+	fresh->queue = q;
 	fresh->taken = false;
 	fresh->len = len;
 	memcpy(fresh->name, name, len);
@@ -184,7 +208,7 @@ static bool rai_resident_add(struct rai_resident_queue *q,
 	q->nr_names++;
 	WRITE_ONCE(q->nr_waiting, q->nr_waiting + 1);
 	atomic_inc(&rai_resident_names);
-	return true;
+	return 1;
 }
 
 /*
@@ -218,46 +242,62 @@ static int rai_resident_join(struct rai_resident_queue *q, const char *name,
  *	the DNS queue's reference), or NULL
  *
  * A name @q holds already is joined without allocating; a new one is
- * allocated unlocked and looked for again, as another ask may have added
- * it meanwhile.
+ * allocated unlocked (charged to the caller's memory cgroup), with an
+ * entry of the user if it had none in @q, and looked for again, as
+ * another ask may have added it meanwhile.
  * Process context.  Return: 1 for a new name (wake the resolver), 0 for
- * one already asked, -ESHUTDOWN when @q is closed, -ENOSPC when it or the
- * user is full, -ENOMEM.
+ * one already asked, -ESHUTDOWN when @q is closed, -ENOSPC when it, the
+ * user in it or the user's share is full, -ENOMEM.
  */
 int rai_resident_queue_ask(struct rai_resident_queue *q,
 			   const struct rai_resident_limits *max, kuid_t uid,
 			   const char *name, u32 len, struct list_head *attach)
 {
+	struct rai_resident_user *spare = NULL;
 	struct rai_resident_name *fresh;
-	struct rai_resident_user *spare;
+	bool need_user;
 	int ret;
 
 	spin_lock(&rai_resident_queue_lock);
 	ret = rai_resident_join(q, name, len, attach);
+	need_user = !rai_resident_user(q, uid);
 	spin_unlock(&rai_resident_queue_lock);
 	if (ret != -ENOENT)
 		return ret;
 
 	ret = -ENOMEM;
-	fresh = kmalloc(struct_size(fresh, name, len + 1), GFP_KERNEL);
-	spare = kmalloc(sizeof(*spare), GFP_KERNEL);
-	if (!fresh || !spare)
-		goto out;
-	spin_lock(&rai_resident_queue_lock);
-	ret = rai_resident_join(q, name, len, attach);
-	if (ret == -ENOENT) {
-		ret = -ENOSPC;
-		if (rai_resident_add(q, max, fresh, &spare, uid, name, len)) {
+	fresh = kmalloc(struct_size(fresh, name, len + 1), GFP_KERNEL_ACCOUNT);
+	if (!fresh)
+		return ret;
+	do {
+		if (need_user && !spare) {
+			spare = kmalloc(sizeof(*spare), GFP_KERNEL_ACCOUNT);
+			if (!spare)
+				goto out;
+			spare->owner = rai_resident_owner_get(uid);
+			if (!spare->owner)
+				goto out;
+		}
+		spin_lock(&rai_resident_queue_lock);
+		ret = rai_resident_join(q, name, len, attach);
+		if (ret == -ENOENT)
+			ret = rai_resident_add(q, max, fresh, &spare, uid,
+					       name, len);
+		if (ret == 1) {
 			if (attach)
 				list_add_tail(attach, &fresh->reqs);
 			fresh = NULL;
-			ret = 1;
 		}
-	}
-	spin_unlock(&rai_resident_queue_lock);
+		spin_unlock(&rai_resident_queue_lock);
+		/* The user's last name here left meanwhile: an entry, again. */
+		need_user = true;
+	} while (ret == -EAGAIN);
 out:
 	kfree(fresh);
-	kfree(spare);
+	if (spare) {
+		rai_resident_owner_put(spare->owner);
+		kfree(spare);
+	}
 	return ret;
 }
 
@@ -333,21 +373,20 @@ void rai_resident_queue_untake(struct rai_resident_queue *q,
  * rai_resident_queue_claim - the name @id of @q, out of it, for its answer
  * @q: the queue
  * @id: the name's id
- * @reqs: its requests are moved here
  *
- * Return: the name (the caller kfree()s it), or NULL when @id is no name
- * of @q (answered, past its deadline, never given out).
+ * Return: the name, with its requests (the caller hands it over:
+ * rai_resident_hand_over()), or NULL when @id is no name of @q (answered,
+ * past its deadline, never given out, or of no request any more).
  */
 struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
-						   u64 id,
-						   struct list_head *reqs)
+						   u64 id)
 {
 	struct rai_resident_name *n;
 
 	spin_lock(&rai_resident_queue_lock);
 	n = rai_resident_by_id(q, id);
 	if (n)
-		rai_resident_unlink(q, n, reqs);
+		rai_resident_unlink(q, n, NULL);
 	spin_unlock(&rai_resident_queue_lock);
 	return n;
 }
@@ -355,13 +394,13 @@ struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
 /**
  * rai_resident_queue_expire - the taken names of @q past their deadline
  * @q: the queue
- * @reqs: their requests are moved here
+ * @gone: they are moved here, with their requests (to hand over)
  * @next: jiffies of the next deadline, or 0 if no name is taken
  *
- * Return: the names that expired (freed).
+ * Return: the names that expired.
  */
 unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
-				       struct list_head *reqs,
+				       struct list_head *gone,
 				       unsigned long *next)
 {
 	struct rai_resident_name *n;
@@ -376,8 +415,7 @@ unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
 			*next = n->deadline;
 			break;
 		}
-		rai_resident_unlink(q, n, reqs);
-		kfree(n);
+		rai_resident_unlink(q, n, gone);
 		expired++;
 	}
 	spin_unlock(&rai_resident_queue_lock);
@@ -387,12 +425,12 @@ unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
 /**
  * rai_resident_queue_close - every name of @q out, and no new one in
  * @q: the queue of a resolver that is gone
- * @reqs: the names' requests are moved here
+ * @gone: its names are moved here, with their requests (to hand over)
  *
- * Return: the names @q held (freed).
+ * Return: the names @q held.
  */
 unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
-				      struct list_head *reqs)
+				      struct list_head *gone)
 {
 	struct rai_resident_name *n;
 	struct hlist_node *tmp;
@@ -401,8 +439,7 @@ unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
 	spin_lock(&rai_resident_queue_lock);
 	q->closed = true;
 	hash_for_each_safe(q->by_id, bkt, tmp, n, id_node) {
-		rai_resident_unlink(q, n, reqs);
-		kfree(n);
+		rai_resident_unlink(q, n, gone);
 		held++;
 	}
 	spin_unlock(&rai_resident_queue_lock);
@@ -419,38 +456,55 @@ bool rai_resident_queue_waiting(const struct rai_resident_queue *q)
  * rai_resident_unwait - take @req off the name it waits for, if it does
  * @req: a DNS request being cancelled or timed out
  *
+ * The last request of a name not yet taken takes the name out of its
+ * queue: no one waits for its answer.  A taken name stays until its
+ * answer or its deadline (its answer still fills the cache).
  * Return: true when it waited: the caller drops the DNS queue's reference.
  */
 bool rai_resident_unwait(struct rai_request *req)
 {
+	struct list_head *entry = &req->dns.resident_entry;
+	struct rai_resident_name *n = NULL;
 	bool waiting;
 
 	spin_lock(&rai_resident_queue_lock);
-	waiting = !list_empty(&req->dns.resident_entry);
-	if (waiting)
-		list_del_init(&req->dns.resident_entry);
+	waiting = !list_empty(entry);
+	if (waiting) {
+		/* Alone on a list: the list is the @reqs of its name. */
+		if (entry->next == entry->prev) {
+			n = container_of(entry->next, struct rai_resident_name,
+					 reqs);
+			/* Out of its queue already: being handed over. */
+			if (hlist_unhashed(&n->id_node) || n->taken)
+				n = NULL;
+			else
+				rai_resident_unlink(n->queue, n, NULL);
+		}
+		list_del_init(entry);
+	}
 	spin_unlock(&rai_resident_queue_lock);
+	kfree(n);
 	return waiting;
 }
 
 /**
- * rai_resident_hand_over - the requests of names that left a queue
- * @reqs: the requests (rai_resident_queue_claim(), _expire(), _close())
+ * rai_resident_hand_over - the requests of a name that left its queue
+ * @n: the name (rai_resident_queue_claim()), freed here
  * @answer: delivered to each (rai_dns_answer_deliver()); NULL: each goes
  *	to @fallback instead
  * @fallback: takes a request with the DNS queue's reference
  *
- * A request cancelled meanwhile is no longer on @reqs: its cancel owned it.
+ * A request cancelled meanwhile is no longer on @n: its cancel owned it.
  */
-void rai_resident_hand_over(struct list_head *reqs,
+void rai_resident_hand_over(struct rai_resident_name *n,
 			    const struct rai_dns_answer *answer,
 			    void (*fallback)(struct rai_request *req))
 {
 	struct rai_request *req;
 
 	spin_lock(&rai_resident_queue_lock);
-	while (!list_empty(reqs)) {
-		req = list_first_entry(reqs, struct rai_request,
+	while (!list_empty(&n->reqs)) {
+		req = list_first_entry(&n->reqs, struct rai_request,
 				       dns.resident_entry);
 		list_del_init(&req->dns.resident_entry);
 		spin_unlock(&rai_resident_queue_lock);
@@ -463,6 +517,22 @@ void rai_resident_hand_over(struct list_head *reqs,
 		spin_lock(&rai_resident_queue_lock);
 	}
 	spin_unlock(&rai_resident_queue_lock);
+	kfree(n);
+}
+
+/*
+ * Every name of @gone (rai_resident_queue_expire(), _close()) handed over
+ * to @fallback, with its requests.
+ */
+void rai_resident_hand_over_all(struct list_head *gone,
+				void (*fallback)(struct rai_request *req))
+{
+	struct rai_resident_name *n, *tmp;
+
+	list_for_each_entry_safe(n, tmp, gone, entry) {
+		list_del(&n->entry);
+		rai_resident_hand_over(n, NULL, fallback);
+	}
 }
 
 void rai_resident_queue_gauges_init(void)

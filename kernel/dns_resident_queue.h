@@ -21,10 +21,13 @@ struct rai_resident_user;
  * struct rai_resident_name - a name a resolver is asked for
  * @id_node: in its queue's @by_id
  * @name_node: in its queue's @by_name
- * @entry: in its user's @names, the queue's @returned, or (taken) the
- *	queue's @taken
+ * @entry: in its user's @names, the queue's @returned, (taken) the
+ *	queue's @taken, or once out of the queue a list of names to hand over
  * @user: the user who asked first (struct rai_resident_user)
- * @reqs: the requests waiting for it (their @dns.resident_entry)
+ * @queue: the queue it is in (it leaves that queue once; the last request
+ *	that leaves a name not yet taken takes the name out)
+ * @reqs: the requests waiting for it (their @dns.resident_entry); they stay
+ *	here when the name leaves its queue, until it is handed over
  * @id: what the resolver is told, and answers with
  * @deadline: jiffies when a taken name goes to the fallback
  * @taken: taken by the resolver, not yet answered
@@ -36,6 +39,7 @@ struct rai_resident_name {
 	struct hlist_node name_node;
 	struct list_head entry;
 	struct rai_resident_user *user;
+	struct rai_resident_queue *queue;
 	struct list_head reqs;
 	u64 id;
 	unsigned long deadline;
@@ -89,18 +93,19 @@ void rai_resident_queue_untake(struct rai_resident_queue *q,
 			       const struct rdma_addrinfo_resolver_name *out,
 			       u32 nr);
 struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
-						   u64 id,
-						   struct list_head *reqs);
+						   u64 id);
 unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
-				       struct list_head *reqs,
+				       struct list_head *gone,
 				       unsigned long *next);
 unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
-				      struct list_head *reqs);
+				      struct list_head *gone);
 bool rai_resident_queue_waiting(const struct rai_resident_queue *q);
 bool rai_resident_unwait(struct rai_request *req);
-void rai_resident_hand_over(struct list_head *reqs,
+void rai_resident_hand_over(struct rai_resident_name *n,
 			    const struct rai_dns_answer *answer,
 			    void (*fallback)(struct rai_request *req));
+void rai_resident_hand_over_all(struct list_head *gone,
+				void (*fallback)(struct rai_request *req));
 
 void rai_resident_queue_gauges_init(void);
 void rai_resident_queue_gauges_exit(void);
