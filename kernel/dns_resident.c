@@ -7,7 +7,8 @@
  * (request-key, then a helper).  A resident resolver (rdma-addrinfo-
  * resolved) is one process that stays: it registers its file as the
  * resolver of its network namespace and /etc view (RESOLVER_REGISTER,
- * CAP_NET_ADMIN over the namespace in the opener's credentials), takes the
+ * CAP_NET_ADMIN over the namespace in the opener's and the caller's
+ * credentials), takes the
  * names the module wants (RESOLVER_TAKE) and answers them (RESOLVER_ANSWER),
  * many per call.  The uapi header has the protocol; the ioctls, which
  * check and copy what a resolver says, are kernel/dns_resident_ioctl.c's
@@ -30,9 +31,10 @@
  * parser (kernel/dns_answer.c) into the cache, under the resolver's view,
  * then to every request of the name.
  *
- * A resolver loses nothing it is given.  A name taken and not answered
- * within resolver_deadline_ms, and every name of a resolver whose file is
- * closed, goes back to kernel/dns.c (the fallback given to
+ * A resolver loses nothing it is given.  A name not taken within
+ * resolver_wait_ms (its workers busy, or it takes nothing at all), a name
+ * taken and not answered within resolver_deadline_ms, and every name of
+ * a resolver whose file is closed, goes back to kernel/dns.c (the fallback given to
  * rai_resident_init()): to the upcall when it may answer the caller, else
  * -EPERM, as without a resolver.
  *
@@ -70,10 +72,12 @@
 #include "user.h"
 
 static unsigned int rai_resident_deadline_ms = 5000;
+static unsigned int rai_resident_wait_ms = 5000;
 static unsigned int rai_resident_max_outstanding = 4096;
 static unsigned int rai_resident_max_per_user = 1024;
 
 RAI_PARAM_RANGE(resolver_deadline_ms, 10, 600000);
+RAI_PARAM_RANGE(resolver_wait_ms, 10, 600000);
 RAI_PARAM_RANGE(resolver_max_outstanding, 1, 65536);
 RAI_PARAM_RANGE(resolver_max_outstanding_per_user, 1, 65536);
 
@@ -81,6 +85,10 @@ module_param_cb(resolver_deadline_ms, &rai_param_ops_resolver_deadline_ms,
 		&rai_resident_deadline_ms, 0644);
 MODULE_PARM_DESC(resolver_deadline_ms,
 		 "A name a resident resolver took and did not answer in this time goes to the upcall (default 5000)");
+module_param_cb(resolver_wait_ms, &rai_param_ops_resolver_wait_ms,
+		&rai_resident_wait_ms, 0644);
+MODULE_PARM_DESC(resolver_wait_ms,
+		 "A name a resident resolver did not take in this time goes to the upcall (default 5000)");
 module_param_cb(resolver_max_outstanding,
 		&rai_param_ops_resolver_max_outstanding,
 		&rai_resident_max_outstanding, 0644);
@@ -103,6 +111,8 @@ MODULE_PARM_DESC(resolver_max_outstanding_per_user,
  * @view_id: its answers' view in the cache: 0 for the host's view
  * @owner: the user who registered it (its share), until it is released
  * @gone: unregistered (under rai_resident_lock): the deadline work stops
+ * @due: jiffies the deadline work is queued for, 0 when it is not
+ *	(written under rai_resident_lock)
  * @wait: TAKE waits, poll() watches here
  * @queue: the names it is asked for
  * @deadline_work: sends the names past their deadline to the fallback
@@ -117,6 +127,7 @@ struct rai_resident {
 	u64 view_id;
 	struct rai_resident_owner *owner;
 	bool gone;
+	unsigned long due;
 	wait_queue_head_t wait;
 	struct rai_resident_queue queue;
 	struct delayed_work deadline_work;
@@ -163,11 +174,37 @@ u64 rai_resident_view(const struct rai_resident *r)
 	return r->view_id;
 }
 
+/* When a name not taken by now stops waiting for the resolver. */
+static unsigned long rai_resident_wait_until(void)
+{
+	return jiffies + msecs_to_jiffies(READ_ONCE(rai_resident_wait_ms));
+}
+
 /* The queue's limits, as the parameters say now. */
 static void rai_resident_limits(struct rai_resident_limits *max)
 {
 	max->names = READ_ONCE(rai_resident_max_outstanding);
 	max->per_user = READ_ONCE(rai_resident_max_per_user);
+	max->wait_until = rai_resident_wait_until();
+}
+
+/*
+ * The deadline work of @r runs by @when.  Deadlines come mostly in the
+ * order of their names: a work queued already for no later needs no lock.
+ */
+static void rai_resident_arm(struct rai_resident *r, unsigned long when)
+{
+	unsigned long due = READ_ONCE(r->due);
+
+	if (due && !time_before(when, due))
+		return;
+	spin_lock(&rai_resident_lock);
+	if (!r->gone && (!r->due || time_before(when, r->due))) {
+		WRITE_ONCE(r->due, when ? when : 1);
+		mod_delayed_work(rai_resident_wq, &r->deadline_work,
+				 time_after(when, jiffies) ? when - jiffies : 0);
+	}
+	spin_unlock(&rai_resident_lock);
 }
 
 /*
@@ -187,8 +224,10 @@ static bool rai_resident_ask(struct rai_resident *r,
 				     req->user ? req->user->uid :
 				     rai_user_current_key(),
 				     req->node, req->node_len, attach);
-	if (ret > 0)
+	if (ret > 0) {
+		rai_resident_arm(r, max.wait_until);
 		wake_up(&r->wait);
+	}
 	return ret >= 0;
 }
 
@@ -215,7 +254,7 @@ void rai_resident_refresh(struct rai_resident *r,
 	rai_resident_ask(r, req, NULL);
 }
 
-/* Names past their deadline go to the fallback. */
+/* Names past their deadline, taken or not, go to the fallback. */
 static void rai_resident_deadline(struct work_struct *work)
 {
 	struct rai_resident *r = container_of(to_delayed_work(work),
@@ -225,17 +264,18 @@ static void rai_resident_deadline(struct work_struct *work)
 	unsigned int missed;
 	LIST_HEAD(gone);
 
-	missed = rai_resident_queue_expire(&r->queue, &gone, &next);
+	/* Running: a deadline armed from now on queues it again. */
 	spin_lock(&rai_resident_lock);
-	if (next && !r->gone)
-		queue_delayed_work(rai_resident_wq, &r->deadline_work,
-				   time_after(next, jiffies) ? next - jiffies : 0);
+	WRITE_ONCE(r->due, 0);
 	spin_unlock(&rai_resident_lock);
+	missed = rai_resident_queue_expire(&r->queue, &gone, &next);
+	if (next)
+		rai_resident_arm(r, next);
 	if (!missed)
 		return;
 	atomic64_add(missed, &rai_stats[RAI_STAT_RESOLVER_DEADLINES]);
-	pr_notice_ratelimited("resident resolver did not answer %u names in %u ms: they go to the upcall\n",
-			      missed, READ_ONCE(rai_resident_deadline_ms));
+	pr_notice_ratelimited("resident resolver did not take or answer %u names in time: they go to the upcall\n",
+			      missed);
 	rai_resident_hand_over_all(&gone, rai_resident_fallback);
 }
 
@@ -258,9 +298,7 @@ u32 rai_resident_take_names(struct rai_resident *r,
 	nr = rai_resident_queue_take(&r->queue, out, max, deadline);
 	if (!nr)
 		return 0;
-	/* Pending already: for an older name, due first. */
-	queue_delayed_work(rai_resident_wq, &r->deadline_work,
-			   deadline - jiffies);
+	rai_resident_arm(r, deadline);
 	/* TAKE waiters are woken one at a time: the next one, if any left. */
 	if (rai_resident_queue_waiting(&r->queue))
 		wake_up(&r->wait);
@@ -299,7 +337,9 @@ void rai_resident_pass_wake(struct rai_resident *r)
 void rai_resident_untake(struct rai_resident *r,
 			 const struct rdma_addrinfo_resolver_name *out, u32 nr)
 {
-	rai_resident_queue_untake(&r->queue, out, nr);
+	rai_resident_queue_untake(&r->queue, out, nr,
+				  rai_resident_wait_until());
+	rai_resident_arm(r, rai_resident_wait_until());
 	wake_up(&r->wait);
 }
 
@@ -431,8 +471,10 @@ int rai_resident_create(struct rai_file *file)
 	}
 	atomic_inc(&rai_resident_count);
 	rai_stat_inc(RAI_STAT_RESOLVER_REGISTERED);
-	pr_info("resident resolver registered by pid %d for the %s view\n",
-		task_tgid_nr(current), r->view_id ? "container's" : "host's");
+	/* Rate-limited: any user may register in a namespace of its own. */
+	pr_info_ratelimited("resident resolver registered by pid %d for the %s view\n",
+			    task_tgid_nr(current),
+			    r->view_id ? "container's" : "host's");
 	return 0;
 }
 
@@ -471,8 +513,8 @@ void rai_resident_release(struct rai_file *file)
 	rai_resident_disown(r);
 	atomic_dec(&rai_resident_count);
 	rai_stat_inc(RAI_STAT_RESOLVER_UNREGISTERED);
-	pr_info("resident resolver gone (its file closed by pid %d), %u names to the upcall\n",
-		task_tgid_nr(current), held);
+	pr_info_ratelimited("resident resolver gone (its file closed by pid %d), %u names to the upcall\n",
+			    task_tgid_nr(current), held);
 	rai_resident_hand_over_all(&gone, rai_resident_fallback);
 	rai_resident_put(r);
 }
@@ -482,6 +524,8 @@ void rai_resident_release(struct rai_file *file)
  * @req: a DNS request, in its RESOLVE ioctl
  * @root: the caller's root (get_fs_root()), held by the caller
  *
+ * Only the resolvers of the caller's network namespace are looked at (one
+ * per view: mostly none or one), whatever other namespaces register.
  * Return: the resolver registered for the caller's network namespace and
  * view, referenced (rai_resident_put()), or NULL.
  */

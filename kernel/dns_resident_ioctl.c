@@ -10,9 +10,10 @@
  * hands it each answer, checked and parsed by the strict parser
  * (kernel/dns_answer.c).
  *
- * Only the opener's credentials count (RESOLVER_REGISTER needs
- * CAP_NET_ADMIN over the file's network namespace): a passed descriptor
- * gains nothing.
+ * RESOLVER_REGISTER needs CAP_NET_ADMIN over the file's network namespace
+ * in the opener's credentials and in the caller's: a passed descriptor
+ * gains nothing, and a process that dropped its privileges after opening
+ * cannot register with it (the view registered is the caller's).
  *
  * Locking: none of its own.  A file's resolver is set once and cleared
  * only by release, so no ioctl runs on a resolver being released; TAKE
@@ -184,8 +185,13 @@ static long rai_resident_register(struct rai_file *file, struct file *filp,
 		return -EFAULT;
 	if (reg.flags || reg.reserved)
 		return -EINVAL;
-	/* The opener's credentials: a passed descriptor gains nothing. */
-	if (!file_ns_capable(filp, file->net->user_ns, CAP_NET_ADMIN))
+	/*
+	 * The opener's credentials (a passed descriptor gains nothing) and
+	 * the caller's (whose view is registered, and who may have dropped
+	 * its privileges since it opened).
+	 */
+	if (!file_ns_capable(filp, file->net->user_ns, CAP_NET_ADMIN) ||
+	    !ns_capable(file->net->user_ns, CAP_NET_ADMIN))
 		return -EPERM;
 	if (READ_ONCE(file->resident))
 		return -EBUSY;

@@ -6,8 +6,9 @@
  * name, however many requests wait for it.  A name waits on the list of
  * the user who asked it first; TAKE serves the users round-robin, oldest
  * name first, and names that a TAKE could not hand out (a fault while
- * copying them out) before any other.  A taken name waits for its answer
- * until its deadline.  A name leaves the queue once, by claim (its
+ * copying them out) before any other.  A name waits to be taken until the
+ * end of its wait (resolver_wait_ms, kernel/dns_resident.c), a taken name
+ * for its answer until its deadline.  A name leaves the queue once, by claim (its
  * answer), expiry (its deadline), close (its resolver gone), or when the
  * last request waiting for it goes before it is taken (destroyed, closed,
  * timed out: no one would read its answer, and an untaken name of no one
@@ -81,6 +82,7 @@ void rai_resident_queue_init(struct rai_resident_queue *q)
 	INIT_LIST_HEAD(&q->turns);
 	INIT_LIST_HEAD(&q->returned);
 	INIT_LIST_HEAD(&q->taken);
+	INIT_LIST_HEAD(&q->asked);
 }
 
 static u32 rai_resident_hash(const char *name, u32 len)
@@ -145,6 +147,7 @@ static void rai_resident_unlink(struct rai_resident_queue *q,
 		list_del_init(&n->entry);
 	if (!n->taken)
 		WRITE_ONCE(q->nr_waiting, q->nr_waiting - 1);
+	list_del_init(&n->age);
 	if (list_empty(&u->names))
 		list_del_init(&u->turn);
 	rai_resident_owner_del_name(u->owner);
@@ -195,6 +198,8 @@ static int rai_resident_add(struct rai_resident_queue *q,
 	fresh->user = u;
 	fresh->queue = q;
 	fresh->taken = false;
+	fresh->deadline = max->wait_until;
+	list_add_tail(&fresh->age, &q->asked);
 	fresh->len = len;
 	memcpy(fresh->name, name, len);
 	fresh->name[len] = '\0';
@@ -337,6 +342,7 @@ u32 rai_resident_queue_take(struct rai_resident_queue *q,
 			break;
 		}
 		list_move_tail(&n->entry, &q->taken);
+		list_del_init(&n->age);
 		n->taken = true;
 		n->deadline = deadline;
 		WRITE_ONCE(q->nr_waiting, q->nr_waiting - 1);
@@ -349,10 +355,13 @@ u32 rai_resident_queue_take(struct rai_resident_queue *q,
 	return i;
 }
 
-/* Names of @out that could not be handed out: offered again, first. */
+/*
+ * Names of @out that could not be handed out: offered again, first,
+ * waiting until @wait_until.
+ */
 void rai_resident_queue_untake(struct rai_resident_queue *q,
 			       const struct rdma_addrinfo_resolver_name *out,
-			       u32 nr)
+			       u32 nr, unsigned long wait_until)
 {
 	struct rai_resident_name *n;
 	u32 i;
@@ -363,7 +372,9 @@ void rai_resident_queue_untake(struct rai_resident_queue *q,
 		if (!n || !n->taken)
 			continue;	/* answered, or past its deadline */
 		n->taken = false;
+		n->deadline = wait_until;
 		list_move_tail(&n->entry, &q->returned);
+		list_add_tail(&n->age, &q->asked);
 		WRITE_ONCE(q->nr_waiting, q->nr_waiting + 1);
 	}
 	spin_unlock(&rai_resident_queue_lock);
@@ -391,33 +402,57 @@ struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
 	return n;
 }
 
+/*
+ * The names of @list (@q's @taken, linked by @entry, or its @asked, by
+ * @age), oldest first, past their deadline: onto @gone.  *@next becomes
+ * the deadline of the first name left, if earlier (0: none yet).
+ */
+static unsigned int rai_resident_expire_list(struct rai_resident_queue *q,
+					     struct list_head *list,
+					     bool by_age,
+					     struct list_head *gone,
+					     unsigned long *next)
+{
+	struct rai_resident_name *n;
+	unsigned int expired = 0;
+
+	lockdep_assert_held(&rai_resident_queue_lock);
+	while (!list_empty(list)) {
+		n = by_age ? list_first_entry(list, struct rai_resident_name,
+					      age) :
+			     list_first_entry(list, struct rai_resident_name,
+					      entry);
+		if (time_before(jiffies, n->deadline)) {
+			if (!*next || time_before(n->deadline, *next))
+				*next = n->deadline;
+			break;
+		}
+		rai_resident_unlink(q, n, gone);
+		expired++;
+	}
+	return expired;
+}
+
 /**
- * rai_resident_queue_expire - the taken names of @q past their deadline
+ * rai_resident_queue_expire - the names of @q past their deadline
  * @q: the queue
  * @gone: they are moved here, with their requests (to hand over)
- * @next: jiffies of the next deadline, or 0 if no name is taken
+ * @next: jiffies of the next deadline, or 0 if @q holds no name
  *
+ * Taken names past their answer's deadline, and names not taken past
+ * the end of their wait.
  * Return: the names that expired.
  */
 unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
 				       struct list_head *gone,
 				       unsigned long *next)
 {
-	struct rai_resident_name *n;
-	unsigned int expired = 0;
+	unsigned int expired;
 
 	*next = 0;
 	spin_lock(&rai_resident_queue_lock);
-	while (!list_empty(&q->taken)) {
-		n = list_first_entry(&q->taken, struct rai_resident_name,
-				     entry);
-		if (time_before(jiffies, n->deadline)) {
-			*next = n->deadline;
-			break;
-		}
-		rai_resident_unlink(q, n, gone);
-		expired++;
-	}
+	expired = rai_resident_expire_list(q, &q->taken, false, gone, next);
+	expired += rai_resident_expire_list(q, &q->asked, true, gone, next);
 	spin_unlock(&rai_resident_queue_lock);
 	return expired;
 }

@@ -29,7 +29,9 @@ struct rai_resident_user;
  * @reqs: the requests waiting for it (their @dns.resident_entry); they stay
  *	here when the name leaves its queue, until it is handed over
  * @id: what the resolver is told, and answers with
- * @deadline: jiffies when a taken name goes to the fallback
+ * @age: in the queue's @asked while not taken
+ * @deadline: jiffies when the name goes to the fallback: taken, its
+ *	answer's deadline; not taken, the end of its wait (resolver_wait_ms)
  * @taken: taken by the resolver, not yet answered
  * @len: bytes of @name
  * @name: the name, NUL-terminated
@@ -41,6 +43,7 @@ struct rai_resident_name {
 	struct rai_resident_user *user;
 	struct rai_resident_queue *queue;
 	struct list_head reqs;
+	struct list_head age;
 	u64 id;
 	unsigned long deadline;
 	bool taken;
@@ -54,6 +57,7 @@ struct rai_resident_name {
  * @turns: users whose names wait, in the order they are served
  * @returned: names a TAKE could not hand out: offered first
  * @taken: names taken, in the order taken (of their deadlines)
+ * @asked: names not taken, in the order of their wait's deadline
  * @by_id: every name, by @id
  * @by_name: every name, by the name
  * @next_id: the last @id given out
@@ -68,6 +72,7 @@ struct rai_resident_queue {
 	struct list_head turns;
 	struct list_head returned;
 	struct list_head taken;
+	struct list_head asked;
 	DECLARE_HASHTABLE(by_id, 8);
 	DECLARE_HASHTABLE(by_name, 8);
 	u64 next_id;
@@ -76,10 +81,14 @@ struct rai_resident_queue {
 	bool closed;
 };
 
-/* Names of a queue, and of one user in it, at most (the callers' limits). */
+/*
+ * Names of a queue, and of one user in it, at most (the callers' limits),
+ * and the jiffies when a name asked now stops waiting to be taken.
+ */
 struct rai_resident_limits {
 	unsigned int names;
 	unsigned int per_user;
+	unsigned long wait_until;
 };
 
 void rai_resident_queue_init(struct rai_resident_queue *q);
@@ -91,7 +100,7 @@ u32 rai_resident_queue_take(struct rai_resident_queue *q,
 			    unsigned long deadline);
 void rai_resident_queue_untake(struct rai_resident_queue *q,
 			       const struct rdma_addrinfo_resolver_name *out,
-			       u32 nr);
+			       u32 nr, unsigned long wait_until);
 struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
 						   u64 id);
 unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,

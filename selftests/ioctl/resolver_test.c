@@ -5,7 +5,8 @@
  * RESOLVER_REGISTER, and other files (or other processes, users and
  * namespaces) make DNS requests that it takes with RESOLVER_TAKE and
  * answers with RESOLVER_ANSWER.  Covered: every validation error of the
- * three ioctls, who may register (CAP_NET_ADMIN of the opener, one per
+ * three ioctls, who may register (CAP_NET_ADMIN of the opener, and of
+ * the caller: resolver_tenant_test, one per
  * namespace and view, a container's root for its own namespace), taking
  * (blocking, poll, round-robin between users, one name for many requests,
  * nothing lost on EFAULT), answering (results, the cache, errors, garbage
@@ -510,32 +511,6 @@ TEST(register_by_an_opener_without_cap_net_admin_eperm)
 	}
 	EXPECT_EQ(0, rai_wait_child(pid));
 	EXPECT_EQ(r0, rai_stat("resolver_registered"));
-}
-
-/* The opener's credentials count, not those of who calls the ioctl. */
-TEST(register_root_opened_file_used_by_nobody_succeeds)
-{
-	struct rdma_addrinfo_resolver_register reg;
-	int fd = rai_dev_open(0), ret, b;
-	pid_t pid;
-
-	ASSERT_LE(0, fd);
-	pid = rai_fork_as(NOBODY);
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		ret = rvt_register(fd, &reg);
-		if (ret)
-			fprintf(stderr, "# REGISTER by nobody: %d\n", ret);
-		_exit(ret ? 3 : 0);
-	}
-	EXPECT_EQ(0, rai_wait_child(pid));
-	/* The file (still open here) is the resolver. */
-	b = rai_dev_open(0);
-	ASSERT_LE(0, b);
-	EXPECT_EQ(-EBUSY, rvt_register(b, &reg));
-	close(fd);
-	EXPECT_EQ(0, rvt_register(b, &reg));
-	close(b);
 }
 
 /* The fixture's file is the resolver; once it is closed, another may be. */

@@ -488,13 +488,18 @@ struct rdma_addrinfo_destroy {
  *
  * RESOLVER_REGISTER needs CAP_NET_ADMIN in the user namespace that owns
  * the file's network namespace, in the credentials of the file's opener
- * (so a descriptor passed to a less privileged process gains nothing, and
- * a container's root may serve its own namespace).  Errors:
+ * and in those of the calling process (so a descriptor passed to a less
+ * privileged process gains nothing, nor does one kept by a process that
+ * dropped its privileges, and a container's root may serve its own
+ * namespace).  Errors:
  *  EINVAL  flags or reserved not zero
- *  EPERM   the opener lacks CAP_NET_ADMIN over the network namespace
+ *  EPERM   the opener or the caller lacks CAP_NET_ADMIN over the network
+ *          namespace
  *  EBUSY   the file is a resolver already, or another file is the resolver
  *          of that network namespace and view
- *  ENOMEM  out of memory
+ *  EDQUOT  the caller's user has registered as many resolvers as it may
+ *          (resolver_max_per_user, over every namespace)
+ *  ENOMEM  out of memory (or the caller's memory cgroup full)
  * The registration ends when the file is closed (the last descriptor of
  * it); names it had taken and not answered go to the fallback at once,
  * and the answers it gave leave the module's cache.
@@ -505,7 +510,9 @@ struct rdma_addrinfo_destroy {
  * O_NONBLOCK.  poll(2) reports EPOLLIN while names are waiting.  A name
  * taken must be answered within the deadline the registration reported
  * (@deadline_ms), or it goes to the fallback and a later answer is
- * ignored.  Errors: EINVAL (not a resolver, reserved not zero, @count 0,
+ * ignored; a name not taken within the module's resolver_wait_ms goes to
+ * the fallback too, and a name whose every request went (destroyed,
+ * closed, timed out) before it was taken is no longer offered.  Errors: EINVAL (not a resolver, reserved not zero, @count 0,
  * @name_size not sizeof(struct rdma_addrinfo_resolver_name)), EAGAIN
  * (O_NONBLOCK, nothing waiting), EINTR (a signal while waiting), EFAULT
  * (@names not writable: no name is lost, those taken are offered again).
