@@ -38,10 +38,14 @@
  * rai_resident_init()): to the upcall when it may answer the caller, else
  * -EPERM, as without a resolver.
  *
- * Locking: rai_resident_lock protects the list of resolvers (read under
+ * Resolvers are kept per network namespace (net_generic(), as
+ * net/handshake keeps its requests): finding the caller's resolver looks
+ * at its own namespace's only, however many namespaces register.
+ *
+ * Locking: rai_resident_lock protects the lists of resolvers (read under
  * RCU by rai_resident_find()), the view ids, each resolver's @gone and
  * each file's @resident (read with READ_ONCE() by the ioctls: set once,
- * cleared only by release); the queues have their own lock
+ * cleared only by release); each queue has its own lock
  * (kernel/dns_resident_queue.c).  A resolver is referenced by its file (until release)
  * and by whoever found it; the last reference frees it from
  * rai_resident_wq (paths are put there, memory after an RCU grace
@@ -59,6 +63,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "dns_answer.h"
 #include "dns_cache.h"
@@ -102,9 +107,9 @@ MODULE_PARM_DESC(resolver_max_outstanding_per_user,
 
 /**
  * struct rai_resident - a registered resolver
- * @node: in rai_residents
+ * @node: in the resolvers of its network namespace (struct rai_resident_net)
  * @ref: its file's, and one per finder
- * @rcu: frees it after readers of rai_residents are done
+ * @rcu: frees it after readers of its namespace's resolvers are done
  * @free_work: puts its paths and namespace (process context)
  * @net: the network namespace it serves (its file's, referenced)
  * @view: the view it serves (the registering process's)
@@ -133,8 +138,17 @@ struct rai_resident {
 	struct delayed_work deadline_work;
 };
 
+/**
+ * struct rai_resident_net - what a network namespace has of resolvers
+ * @resolvers: its resolvers, one per view (RCU list, written under
+ *	rai_resident_lock)
+ */
+struct rai_resident_net {
+	struct list_head resolvers;
+};
+
 static DEFINE_SPINLOCK(rai_resident_lock);
-static LIST_HEAD(rai_residents);
+static unsigned int rai_resident_net_id;
 static u64 rai_resident_views;
 static struct workqueue_struct *rai_resident_wq;
 static void (*rai_resident_fallback)(struct rai_request *req);
@@ -208,12 +222,13 @@ static void rai_resident_arm(struct rai_resident *r, unsigned long when)
 }
 
 /*
- * @req's name asked of @r; @req (if @attach) waits for it, holding the
- * DNS queue's reference.  False when @r is gone or full.
+ * @req's name asked of @r; @attach (@req, or NULL for a refresh) waits
+ * for it, holding the DNS queue's reference.  False when @r is gone or
+ * full.
  */
 static bool rai_resident_ask(struct rai_resident *r,
 			     const struct rai_request *req,
-			     struct list_head *attach)
+			     struct rai_request *attach)
 {
 	struct rai_resident_limits max;
 	int ret;
@@ -241,7 +256,7 @@ static bool rai_resident_ask(struct rai_resident *r,
  */
 bool rai_resident_submit(struct rai_resident *r, struct rai_request *req)
 {
-	if (rai_resident_ask(r, req, &req->dns.resident_entry))
+	if (rai_resident_ask(r, req, req))
 		return true;
 	rai_stat_inc(RAI_STAT_RESOLVER_FALLBACKS);
 	return false;
@@ -394,15 +409,41 @@ static void rai_resident_disown(struct rai_resident *r)
 	r->owner = NULL;
 }
 
+/* The resolvers of @net (a namespace lives while a resolver of it does). */
+static struct list_head *rai_resident_list(const struct net *net)
+{
+	struct rai_resident_net *rn = net_generic(net, rai_resident_net_id);
+
+	return &rn->resolvers;
+}
+
+static int __net_init rai_resident_net_init(struct net *net)
+{
+	INIT_LIST_HEAD(rai_resident_list(net));
+	return 0;
+}
+
+/* Its resolvers held it: none is left. */
+static void __net_exit rai_resident_net_exit(struct net *net)
+{
+	WARN_ON_ONCE(!list_empty(rai_resident_list(net)));
+}
+
+static struct pernet_operations rai_resident_net_ops = {
+	.init = rai_resident_net_init,
+	.exit = rai_resident_net_exit,
+	.id = &rai_resident_net_id,
+	.size = sizeof(struct rai_resident_net),
+};
+
 /* Is another resolver registered for @r's namespace and view? */
 static bool rai_resident_taken_view(const struct rai_resident *r)
 {
 	struct rai_resident *other;
 
 	lockdep_assert_held(&rai_resident_lock);
-	list_for_each_entry(other, &rai_residents, node)
-		if (net_eq(other->net, r->net) &&
-		    rai_dns_view_equal(&other->view, &r->view))
+	list_for_each_entry(other, rai_resident_list(r->net), node)
+		if (rai_dns_view_equal(&other->view, &r->view))
 			return true;
 	return false;
 }
@@ -460,7 +501,7 @@ int rai_resident_create(struct rai_file *file)
 	if (!busy) {
 		if (r->view_id)
 			r->view_id = ++rai_resident_views;
-		list_add_rcu(&r->node, &rai_residents);
+		list_add_rcu(&r->node, rai_resident_list(r->net));
 		WRITE_ONCE(file->resident, r);
 	}
 	spin_unlock(&rai_resident_lock);
@@ -532,17 +573,17 @@ void rai_resident_release(struct rai_file *file)
 struct rai_resident *rai_resident_find(const struct rai_request *req,
 				       const struct path *root)
 {
-	const struct net *net = req->file->net;
+	struct list_head *list = rai_resident_list(req->file->net);
 	struct rai_resident *r, *found = NULL;
 	struct rai_dns_view mine;
 	bool others = false;
 
-	if (list_empty(&rai_residents))
+	if (list_empty(list))
 		return NULL;
 	/* The root first: a resolver of the caller's own root is common. */
 	rcu_read_lock();
-	list_for_each_entry_rcu(r, &rai_residents, node) {
-		if (!net_eq(r->net, net) || !refcount_inc_not_zero(&r->ref))
+	list_for_each_entry_rcu(r, list, node) {
+		if (!refcount_inc_not_zero(&r->ref))
 			continue;
 		if (path_equal(&r->view.root, root)) {
 			found = r;
@@ -557,8 +598,8 @@ struct rai_resident *rai_resident_find(const struct rai_request *req,
 
 	rai_dns_view_get(&mine);
 	rcu_read_lock();
-	list_for_each_entry_rcu(r, &rai_residents, node) {
-		if (!net_eq(r->net, net) || !refcount_inc_not_zero(&r->ref))
+	list_for_each_entry_rcu(r, list, node) {
+		if (!refcount_inc_not_zero(&r->ref))
 			continue;
 		if (rai_dns_view_equal(&r->view, &mine)) {
 			found = r;
@@ -573,9 +614,16 @@ struct rai_resident *rai_resident_find(const struct rai_request *req,
 
 int rai_resident_init(void (*fallback)(struct rai_request *req))
 {
+	int ret;
+
 	rai_resident_wq = alloc_workqueue("rai_resident", WQ_UNBOUND, 0);
 	if (!rai_resident_wq)
 		return -ENOMEM;
+	ret = register_pernet_subsys(&rai_resident_net_ops);
+	if (ret) {
+		destroy_workqueue(rai_resident_wq);
+		return ret;
+	}
 	rai_resident_fallback = fallback;
 	rai_stats_gauge_add(&rai_resident_gauge);
 	rai_resident_queue_gauges_init();
@@ -586,6 +634,7 @@ int rai_resident_init(void (*fallback)(struct rai_request *req))
 void rai_resident_exit(void)
 {
 	destroy_workqueue(rai_resident_wq);
+	unregister_pernet_subsys(&rai_resident_net_ops);
 	rai_resident_queue_gauges_exit();
 	rai_stats_gauge_del(&rai_resident_gauge);
 }

@@ -17,21 +17,27 @@
  * frees it.
  *
  * A request leaves a name exactly once too: whoever takes it off a name's
- * list of requests, under rai_resident_queue_lock, owns the reference the
- * DNS queue holds (rai_resident_hand_over(), or the request's cancel and
- * time-out through rai_resident_unwait()).
+ * list of requests, under its queue's lock, owns the reference the DNS
+ * queue holds (rai_resident_hand_over(), or the request's cancel and
+ * time-out through rai_resident_unwait()).  While it waits, the request
+ * points at the queue (@dns.resident_queue), which lives while one of its
+ * names does: a cancel finds the queue's lock through it, under RCU (a
+ * resolver is freed after a grace period).
  *
  * Names and users are allocated on behalf of the caller that asks
  * (GFP_KERNEL_ACCOUNT: charged to its memory cgroup), and counted against
  * its share over every queue (kernel/dns_resident_owner.c) besides the
  * queue's own limits.
  *
- * rai_resident_queue_lock protects every queue, its users and names, each
- * name's requests and every request's @dns.resident_entry.
+ * Each queue's @lock protects it, its users and names, each name's
+ * requests and their @dns.resident_entry and @dns.resident_queue: queues
+ * of different resolvers share no lock.  The owners' lock
+ * (kernel/dns_resident_owner.c) nests inside.
  */
 #include <linux/atomic.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -60,8 +66,6 @@ struct rai_resident_user {
 	unsigned int nr;
 };
 
-static DEFINE_SPINLOCK(rai_resident_queue_lock);
-
 /* Names in every queue (a gauge). */
 static atomic_t rai_resident_names = ATOMIC_INIT(0);
 
@@ -76,6 +80,7 @@ static struct rai_stats_gauge rai_resident_queue_gauge = {
 
 void rai_resident_queue_init(struct rai_resident_queue *q)
 {
+	spin_lock_init(&q->lock);
 	hash_init(q->users);
 	hash_init(q->by_id);
 	hash_init(q->by_name);
@@ -95,7 +100,7 @@ rai_resident_by_name(struct rai_resident_queue *q, const char *name, u32 len)
 {
 	struct rai_resident_name *n;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	hash_for_each_possible(q->by_name, n, name_node,
 			       rai_resident_hash(name, len))
 		if (n->len == len && !memcmp(n->name, name, len))
@@ -108,7 +113,7 @@ rai_resident_by_id(struct rai_resident_queue *q, u64 id)
 {
 	struct rai_resident_name *n;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	hash_for_each_possible(q->by_id, n, id_node, id)
 		if (n->id == id)
 			return n;
@@ -120,7 +125,7 @@ rai_resident_user(struct rai_resident_queue *q, kuid_t uid)
 {
 	struct rai_resident_user *u;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	hash_for_each_possible(q->users, u, node, __kuid_val(uid))
 		if (uid_eq(u->uid, uid))
 			return u;
@@ -138,7 +143,7 @@ static void rai_resident_unlink(struct rai_resident_queue *q,
 {
 	struct rai_resident_user *u = n->user;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	hash_del(&n->id_node);
 	hash_del(&n->name_node);
 	if (gone)
@@ -175,7 +180,7 @@ static int rai_resident_add(struct rai_resident_queue *q,
 {
 	struct rai_resident_user *u;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	if (q->nr_names >= max->names)
 		return -ENOSPC;
 	u = rai_resident_user(q, uid);
@@ -216,23 +221,33 @@ static int rai_resident_add(struct rai_resident_queue *q,
 	return 1;
 }
 
+/* @req waits for @n of @q (the DNS queue's reference with it). */
+static void rai_resident_attach(struct rai_resident_queue *q,
+				struct rai_resident_name *n,
+				struct rai_request *req)
+{
+	lockdep_assert_held(&q->lock);
+	list_add_tail(&req->dns.resident_entry, &n->reqs);
+	WRITE_ONCE(req->dns.resident_queue, q);
+}
+
 /*
  * @attach (if any) waits for @name, which @q holds already.  -ENOENT when
  * @q does not hold it, -ESHUTDOWN when @q is closed.
  */
 static int rai_resident_join(struct rai_resident_queue *q, const char *name,
-			     u32 len, struct list_head *attach)
+			     u32 len, struct rai_request *attach)
 {
 	struct rai_resident_name *n;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	if (q->closed)
 		return -ESHUTDOWN;
 	n = rai_resident_by_name(q, name, len);
 	if (!n)
 		return -ENOENT;
 	if (attach)
-		list_add_tail(attach, &n->reqs);
+		rai_resident_attach(q, n, attach);
 	return 0;
 }
 
@@ -243,7 +258,7 @@ static int rai_resident_join(struct rai_resident_queue *q, const char *name,
  * @uid: the user asking
  * @name: the name
  * @len: its length
- * @attach: a request's @dns.resident_entry, to wait for the name (with
+ * @attach: a request to wait for the name (with
  *	the DNS queue's reference), or NULL
  *
  * A name @q holds already is joined without allocating; a new one is
@@ -256,17 +271,17 @@ static int rai_resident_join(struct rai_resident_queue *q, const char *name,
  */
 int rai_resident_queue_ask(struct rai_resident_queue *q,
 			   const struct rai_resident_limits *max, kuid_t uid,
-			   const char *name, u32 len, struct list_head *attach)
+			   const char *name, u32 len, struct rai_request *attach)
 {
 	struct rai_resident_user *spare = NULL;
 	struct rai_resident_name *fresh;
 	bool need_user;
 	int ret;
 
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	ret = rai_resident_join(q, name, len, attach);
 	need_user = !rai_resident_user(q, uid);
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 	if (ret != -ENOENT)
 		return ret;
 
@@ -283,17 +298,17 @@ int rai_resident_queue_ask(struct rai_resident_queue *q,
 			if (!spare->owner)
 				goto out;
 		}
-		spin_lock(&rai_resident_queue_lock);
+		spin_lock(&q->lock);
 		ret = rai_resident_join(q, name, len, attach);
 		if (ret == -ENOENT)
 			ret = rai_resident_add(q, max, fresh, &spare, uid,
 					       name, len);
 		if (ret == 1) {
 			if (attach)
-				list_add_tail(attach, &fresh->reqs);
+				rai_resident_attach(q, fresh, attach);
 			fresh = NULL;
 		}
-		spin_unlock(&rai_resident_queue_lock);
+		spin_unlock(&q->lock);
 		/* The user's last name here left meanwhile: an entry, again. */
 		need_user = true;
 	} while (ret == -EAGAIN);
@@ -323,7 +338,7 @@ u32 rai_resident_queue_take(struct rai_resident_queue *q,
 	struct rai_resident_user *u;
 	u32 i = 0;
 
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	while (i < max) {
 		if (!list_empty(&q->returned)) {
 			n = list_first_entry(&q->returned,
@@ -351,7 +366,7 @@ u32 rai_resident_queue_take(struct rai_resident_queue *q,
 		memcpy(out[i].name, n->name, n->len + 1);
 		i++;
 	}
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 	return i;
 }
 
@@ -366,7 +381,7 @@ void rai_resident_queue_untake(struct rai_resident_queue *q,
 	struct rai_resident_name *n;
 	u32 i;
 
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	for (i = 0; i < nr; i++) {
 		n = rai_resident_by_id(q, out[i].id);
 		if (!n || !n->taken)
@@ -377,7 +392,7 @@ void rai_resident_queue_untake(struct rai_resident_queue *q,
 		list_add_tail(&n->age, &q->asked);
 		WRITE_ONCE(q->nr_waiting, q->nr_waiting + 1);
 	}
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 }
 
 /**
@@ -394,11 +409,11 @@ struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
 {
 	struct rai_resident_name *n;
 
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	n = rai_resident_by_id(q, id);
 	if (n)
 		rai_resident_unlink(q, n, NULL);
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 	return n;
 }
 
@@ -416,7 +431,7 @@ static unsigned int rai_resident_expire_list(struct rai_resident_queue *q,
 	struct rai_resident_name *n;
 	unsigned int expired = 0;
 
-	lockdep_assert_held(&rai_resident_queue_lock);
+	lockdep_assert_held(&q->lock);
 	while (!list_empty(list)) {
 		n = by_age ? list_first_entry(list, struct rai_resident_name,
 					      age) :
@@ -450,10 +465,10 @@ unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
 	unsigned int expired;
 
 	*next = 0;
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	expired = rai_resident_expire_list(q, &q->taken, false, gone, next);
 	expired += rai_resident_expire_list(q, &q->asked, true, gone, next);
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 	return expired;
 }
 
@@ -471,13 +486,13 @@ unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
 	struct hlist_node *tmp;
 	unsigned int bkt, held = 0;
 
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	q->closed = true;
 	hash_for_each_safe(q->by_id, bkt, tmp, n, id_node) {
 		rai_resident_unlink(q, n, gone);
 		held++;
 	}
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 	return held;
 }
 
@@ -500,10 +515,19 @@ bool rai_resident_unwait(struct rai_request *req)
 {
 	struct list_head *entry = &req->dns.resident_entry;
 	struct rai_resident_name *n = NULL;
+	struct rai_resident_queue *q;
 	bool waiting;
 
-	spin_lock(&rai_resident_queue_lock);
-	waiting = !list_empty(entry);
+	/* The queue outlives the grace period after its last name went. */
+	rcu_read_lock();
+	q = READ_ONCE(req->dns.resident_queue);
+	if (!q) {
+		rcu_read_unlock();
+		return false;
+	}
+	spin_lock(&q->lock);
+	/* Handed over meanwhile: whoever did owns it. */
+	waiting = req->dns.resident_queue == q;
 	if (waiting) {
 		/* Alone on a list: the list is the @reqs of its name. */
 		if (entry->next == entry->prev) {
@@ -513,11 +537,13 @@ bool rai_resident_unwait(struct rai_request *req)
 			if (hlist_unhashed(&n->id_node) || n->taken)
 				n = NULL;
 			else
-				rai_resident_unlink(n->queue, n, NULL);
+				rai_resident_unlink(q, n, NULL);
 		}
 		list_del_init(entry);
+		WRITE_ONCE(req->dns.resident_queue, NULL);
 	}
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
+	rcu_read_unlock();
 	kfree(n);
 	return waiting;
 }
@@ -535,23 +561,25 @@ void rai_resident_hand_over(struct rai_resident_name *n,
 			    const struct rai_dns_answer *answer,
 			    void (*fallback)(struct rai_request *req))
 {
+	struct rai_resident_queue *q = n->queue;
 	struct rai_request *req;
 
-	spin_lock(&rai_resident_queue_lock);
+	spin_lock(&q->lock);
 	while (!list_empty(&n->reqs)) {
 		req = list_first_entry(&n->reqs, struct rai_request,
 				       dns.resident_entry);
 		list_del_init(&req->dns.resident_entry);
-		spin_unlock(&rai_resident_queue_lock);
+		WRITE_ONCE(req->dns.resident_queue, NULL);
+		spin_unlock(&q->lock);
 		if (answer) {
 			rai_dns_answer_deliver(req, answer);
 		} else {
 			rai_stat_inc(RAI_STAT_RESOLVER_FALLBACKS);
 			fallback(req);
 		}
-		spin_lock(&rai_resident_queue_lock);
+		spin_lock(&q->lock);
 	}
-	spin_unlock(&rai_resident_queue_lock);
+	spin_unlock(&q->lock);
 	kfree(n);
 }
 

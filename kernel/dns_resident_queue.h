@@ -8,6 +8,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
@@ -64,10 +65,12 @@ struct rai_resident_name {
  * @nr_names: names here, waiting or taken
  * @nr_waiting: names not taken (read without the lock by waiters)
  * @closed: takes no new name (its resolver is gone)
+ * @lock: protects the queue, its names and their requests' links
  *
- * Everything under the queues' lock (kernel/dns_resident_queue.c).
+ * Everything under @lock (kernel/dns_resident_queue.c).
  */
 struct rai_resident_queue {
+	spinlock_t lock;	/* see @lock above */
 	DECLARE_HASHTABLE(users, 6);
 	struct list_head turns;
 	struct list_head returned;
@@ -94,7 +97,7 @@ struct rai_resident_limits {
 void rai_resident_queue_init(struct rai_resident_queue *q);
 int rai_resident_queue_ask(struct rai_resident_queue *q,
 			   const struct rai_resident_limits *max, kuid_t uid,
-			   const char *name, u32 len, struct list_head *attach);
+			   const char *name, u32 len, struct rai_request *attach);
 u32 rai_resident_queue_take(struct rai_resident_queue *q,
 			    struct rdma_addrinfo_resolver_name *out, u32 max,
 			    unsigned long deadline);

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 struct rai_resident;
+struct rai_resident_queue;
 
 /**
  * struct rai_dns_user - what the DNS wing keeps of one user
@@ -58,7 +59,9 @@ struct rai_dns_route {
  * @slot: holds an upcall slot, given by the slot queue and given back
  *	exactly once (kernel/dns_slots.c, slot lock)
  * @resident_entry: link in the requests of a name a resident resolver is
- *	asked for (kernel/dns_resident_queue.c, its lock)
+ *	asked for (kernel/dns_resident_queue.c, its queue's lock)
+ * @resident_queue: the queue of that name while linked, else NULL
+ *	(kernel/dns_resident_queue.c: written under its lock, read under RCU)
  * @view: the view of its answers in the cache, 0 for the host's
  *	(kernel/dns.c: set in RESOLVE, and when it goes to the upcall)
  * @route: who may answer it (kernel/dns.c, decided once in RESOLVE)
@@ -67,6 +70,7 @@ struct rai_dns_route {
 struct rai_dns_request {
 	struct list_head slot_entry;
 	struct list_head resident_entry;
+	struct rai_resident_queue *resident_queue;
 	u64 view;
 	struct rai_dns_route route;
 	bool slot;

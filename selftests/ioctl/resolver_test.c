@@ -5,9 +5,9 @@
  * RESOLVER_REGISTER, and other files (or other processes, users and
  * namespaces) make DNS requests that it takes with RESOLVER_TAKE and
  * answers with RESOLVER_ANSWER.  Covered: every validation error of the
- * three ioctls, who may register (CAP_NET_ADMIN of the opener, and of
- * the caller: resolver_tenant_test, one per
- * namespace and view, a container's root for its own namespace), taking
+ * three ioctls, who may register (CAP_NET_ADMIN of the opener, that of
+ * the caller too in resolver_tenant_test, one per namespace and view, a
+ * container's root for its own namespace), taking
  * (blocking, poll, round-robin between users, one name for many requests,
  * nothing lost on EFAULT), answering (results, the cache, errors, garbage
  * as -EPROTO, stale ids), the fallback to the upcall when the resolver

@@ -512,10 +512,12 @@ struct rdma_addrinfo_destroy {
  * (@deadline_ms), or it goes to the fallback and a later answer is
  * ignored; a name not taken within the module's resolver_wait_ms goes to
  * the fallback too, and a name whose every request went (destroyed,
- * closed, timed out) before it was taken is no longer offered.  Errors: EINVAL (not a resolver, reserved not zero, @count 0,
- * @name_size not sizeof(struct rdma_addrinfo_resolver_name)), EAGAIN
- * (O_NONBLOCK, nothing waiting), EINTR (a signal while waiting), EFAULT
- * (@names not writable: no name is lost, those taken are offered again).
+ * closed, timed out) before it was taken is no longer offered.  Errors:
+ * EINVAL (not a resolver, reserved not zero, @count 0, @name_size not
+ * sizeof(struct rdma_addrinfo_resolver_name)), EAGAIN (O_NONBLOCK, nothing
+ * waiting), EINTR (a signal while waiting), EFAULT (@names not writable:
+ * no name is lost, those taken are offered again), ENOMEM (no memory for
+ * the names, or the caller's memory cgroup full).
  *
  * RESOLVER_ANSWER reads @count answers (struct
  * rdma_addrinfo_resolver_answer).  An answer whose id is no longer
