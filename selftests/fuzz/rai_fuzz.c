@@ -28,6 +28,14 @@
  * stale and random ids, garbage lists and bad errnos, from read-only and
  * unmapped pages; any file of the table may try the three ioctls too.
  *
+ * Tenants (issue 32): TENANTS processes besides, each in a user and
+ * network namespace of its own (half made by nobody, half by root, as a
+ * container runtime does), register resolvers that never take, queue long
+ * fresh names and destroy most of their requests, close and register
+ * again, all at once; one of them is a hostile resolver that answers ids
+ * it never took (guessed: they are sequential) with the largest answers
+ * the ABI allows and a TTL of a day.
+ *
  * It counts every call per operation and outcome and prints the table.
  * It checks only what must hold whatever the input: no call crashes the
  * process with anything but the fault it asked for, errors are the
@@ -43,6 +51,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -1080,6 +1089,161 @@ static pid_t side_userns(int seconds, unsigned long seed)
 	return pid;
 }
 
+#define TENANTS		6
+#define TENANT_NAMES	32
+
+/* The largest answer: as many IPv6 addresses as @addrs holds, a day. */
+static void tenant_big_answer(struct rdma_addrinfo_resolver_answer *a,
+			      uint64_t id, unsigned int salt)
+{
+	size_t len = 0;
+	int n;
+
+	memset(a, 0, sizeof(*a));
+	a->id = id;
+	a->ttl = 86400;
+	for (;;) {
+		n = snprintf(a->addrs + len, sizeof(a->addrs) - len,
+			     "%s2001:db8:%x:ffff:ffff:ffff:ffff:%x",
+			     len ? "," : "", salt & 0xffff,
+			     (unsigned int)(len & 0xffff));
+		if (n < 0 || len + n >= sizeof(a->addrs))
+			break;
+		len += n;
+	}
+	a->addrs[len] = '\0';
+}
+
+/*
+ * One tenant, in its namespaces: rounds of open, REGISTER, TENANT_NAMES
+ * RESOLVEs of long fresh names (most destroyed at once), never a TAKE,
+ * and (@hostile) ANSWERs of the ids of all its names, never taken, with
+ * the largest answers; files closed, again.
+ */
+static int tenant_run(int seconds, unsigned long seed, int hostile)
+{
+	static struct rdma_addrinfo_resolver_answer big[8];
+	struct rng r = { seed * 0x9E3779B97F4A7C15ULL + 1 };
+	struct rdma_addrinfo_resolver_register reg;
+	struct rdma_addrinfo_resolver_answers as;
+	struct rdma_addrinfo_destroy d;
+	struct rdma_addrinfo_resolve rs;
+	time_t end = time(NULL) + seconds;
+	uint64_t guess;
+	char node[256];
+	int rfd, fd, k, i;
+
+	while (time(NULL) < end) {
+		rfd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+		fd = open(DEVICE_PATH, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+		if (rfd < 0 || fd < 0)
+			return 2;
+		memset(&reg, 0, sizeof(reg));
+		tally(OP_RESOLVER_REGISTER,
+		      ioctl(rfd, RDMA_ADDRINFO_IOC_RESOLVER_REGISTER, &reg));
+		for (k = 0; k < TENANT_NAMES; k++) {
+			memset(&rs, 0, sizeof(rs));
+			snprintf(node, sizeof(node),
+				 "%0120llx.%0120llx." RAI_WORLD_DNS_ZONE,
+				 (unsigned long long)rnd(&r),
+				 (unsigned long long)rnd(&r));
+			rs.node = (uintptr_t)node;
+			rs.node_len = strlen(node);
+			rs.context = k;
+			i = ioctl(fd, RDMA_ADDRINFO_IOC_RESOLVE, &rs);
+			tally(OP_RESOLVE, i);
+			/* The hostile tenant's names stay, for its answers. */
+			if (i || hostile || !pick(&r, 4))
+				continue;
+			memset(&d, 0, sizeof(d));
+			d.handle = rs.handle;
+			tally(OP_DESTROY,
+			      ioctl(fd, RDMA_ADDRINFO_IOC_DESTROY, &d));
+		}
+		/* Ids of a new resolver start at 1: all of its names. */
+		for (guess = 1, k = 0; hostile && k < 4; k++) {
+			for (i = 0; i < 8; i++)
+				tenant_big_answer(&big[i], guess++, i);
+			memset(&as, 0, sizeof(as));
+			as.answers = (uintptr_t)big;
+			as.count = 8;
+			as.answer_size = sizeof(big[0]);
+			tally(OP_RESOLVER_ANSWER,
+			      ioctl(rfd, RDMA_ADDRINFO_IOC_RESOLVER_ANSWER,
+				    &as));
+		}
+		/* Now and then the requests outlive a resolver, or not. */
+		if (pick(&r, 2)) {
+			close(rfd);
+			close(fd);
+		} else {
+			close(fd);
+			close(rfd);
+		}
+	}
+	print_table();
+	return atomic_load(&findings) ? 1 : 0;
+}
+
+/*
+ * TENANTS processes in user and network namespaces of their own, the
+ * first half made by nobody, the rest by root (uid 0 mapped to
+ * SIDE_NS_KUID + 100 * i by us); the last is hostile.  Their pids go to
+ * @pids (-1 where a fork failed).
+ */
+static void side_tenants(int seconds, unsigned long seed, pid_t *pids)
+{
+	char path[64], map[64], c;
+	int ready[2], go[2], i;
+	FILE *f;
+
+	for (i = 0; i < TENANTS; i++) {
+		pids[i] = -1;
+		if (pipe(ready) || pipe(go))
+			return;
+		pids[i] = fork();
+		if (!pids[i]) {
+			if (i < TENANTS / 2 &&
+			    (setgroups(0, NULL) ||
+			     setresgid(65534, 65534, 65534) ||
+			     setresuid(65534, 65534, 65534)))
+				_exit(0);
+			if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+				_exit(0);	/* not where it is allowed */
+			c = 'u';
+			if (write(ready[1], &c, 1) != 1 ||
+			    read(go[0], &c, 1) != 1 || c != 'g' ||
+			    setresuid(0, 0, 0))
+				_exit(0);
+			side_name = i == TENANTS - 1 ? "hostile tenant" :
+				    "tenant";
+			/* Busy loops all: the main threads keep their share. */
+			errno = 0;
+			if (nice(10) == -1 && errno)
+				perror("rai_fuzz: tenant: nice");
+			_exit(tenant_run(seconds, seed + i, i == TENANTS - 1));
+		}
+		c = 0;
+		if (pids[i] > 0 && read(ready[0], &c, 1) == 1 && c == 'u') {
+			snprintf(path, sizeof(path), "/proc/%d/uid_map",
+				 pids[i]);
+			if (i < TENANTS / 2)
+				snprintf(map, sizeof(map), "0 65534 1\n");
+			else
+				snprintf(map, sizeof(map), "0 %d 1\n",
+					 SIDE_NS_KUID + 100 * i);
+			f = fopen(path, "w");
+			c = f && fputs(map, f) >= 0 && !fclose(f) ? 'g' : 'n';
+		}
+		if (pids[i] > 0 && write(go[1], &c, 1) != 1)
+			perror("rai_fuzz: tenant");
+		close(ready[0]);
+		close(ready[1]);
+		close(go[0]);
+		close(go[1]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int seconds = argc > 1 ? atoi(argv[1]) : 10;
@@ -1088,7 +1252,7 @@ int main(int argc, char **argv)
 				       (unsigned long)time(NULL);
 	const char *sides_env = getenv("RAI_FUZZ_SIDES");
 	bool sides = !sides_env || strcmp(sides_env, "0");
-	pid_t netns = -1, userns = -1;
+	pid_t netns = -1, userns = -1, tenants[TENANTS];
 	unsigned long side_findings = 0;
 	long live = -1;
 	int i;
@@ -1120,11 +1284,12 @@ int main(int argc, char **argv)
 	printf("rai_fuzz: %d s, %d threads, seed %lu, %zu-bit%s%s\n", seconds,
 	       threads, seed, sizeof(long) * 8,
 	       fail_injection ? ", allocation failures injected" : "",
-	       sides ? ", sides: netns, userns of 4 uids" : "");
+	       sides ? ", sides: netns, userns of 4 uids, 6 tenants" : "");
 	fflush(stdout);
 	if (sides) {
 		netns = side_netns(seconds, seed + 100);
 		userns = side_userns(seconds, seed + 200);
+		side_tenants(seconds, seed + 300, tenants);
 	}
 	if (run_threads(seconds, threads, seed))
 		return 2;
@@ -1132,6 +1297,9 @@ int main(int argc, char **argv)
 		side_findings += side_status(netns, "netns side");
 	if (userns > 0)
 		side_findings += side_status(userns, "userns side");
+	for (i = 0; sides && i < TENANTS; i++)
+		if (tenants[i] > 0)
+			side_findings += side_status(tenants[i], "tenant");
 	print_table();
 	if (side_findings)
 		printf("rai_fuzz: %lu side(s) failed\n", side_findings);
