@@ -181,6 +181,29 @@ FIXTURE_TEARDOWN(tenant)
 
 /* ---- finding 1: names whose requests went leave the queue ------------- */
 
+struct rtt_param {
+	const char *name;
+	char saved[32];
+};
+
+static int rtt_param_push(struct rtt_param *p, const char *name,
+			  const char *value)
+{
+	p->name = name;
+	if (rai_param_get(name, p->saved, sizeof(p->saved))) {
+		p->saved[0] = '\0';
+		return -1;
+	}
+	return rai_param_set(name, value);
+}
+
+static void rtt_param_pop(struct rtt_param *p)
+{
+	if (p->saved[0])
+		rai_param_set(p->name, p->saved);
+}
+
+
 /*
  * What a tenant does: registers a resolver that never takes, queues
  * @names names on a second file, and destroys the requests of all but
@@ -231,7 +254,10 @@ static int rtt_queue_names(struct rtt_child *c, void *arg)
  * Eight tenants at once (host root, four nobody namespaces, three
  * root-created containers), each with a resolver that never takes: 64
  * names each, the requests of 63 destroyed.  The queues keep the one
- * name per tenant whose request waits, nothing of the others.
+ * name per tenant whose request waits, nothing of the others.  The kept
+ * names must not end their wait meanwhile: resolver_wait_ms and
+ * dns_timeout_ms are lifted for the test (a debug kernel takes longer
+ * than their defaults to start eight tenants).
  */
 TEST_F_TIMEOUT(tenant, destroyed_requests_leave_no_name_queued_in_any_tenant, 120)
 {
@@ -243,8 +269,15 @@ TEST_F_TIMEOUT(tenant, destroyed_requests_leave_no_name_queued_in_any_tenant, 12
 	struct rtt_child c[RTT_TENANTS];
 	long long q0 = rai_stat("resolver_outstanding");
 	long long n0 = rai_stat("resolvers"), q1, n1;
+	struct rtt_param pw = {}, pt = {};
 	int i, started = 0;
 
+	/* No resolver_wait_ms before issue 32: names waited without end. */
+	rtt_param_push(&pw, "resolver_wait_ms", "600000");
+	if (rtt_param_push(&pt, "dns_timeout_ms", "0")) {
+		rtt_param_pop(&pw);
+		ASSERT_TRUE(0) TH_LOG("dns_timeout_ms not set");
+	}
 	for (i = 0; i < RTT_TENANTS; i++, started++)
 		if (rtt_start(&c[i], where[i], rtt_queue_names, &job, NULL))
 			break;
@@ -254,6 +287,8 @@ TEST_F_TIMEOUT(tenant, destroyed_requests_leave_no_name_queued_in_any_tenant, 12
 	n1 = rai_stat("resolvers");
 	for (i = 0; i < started; i++)
 		EXPECT_EQ(0, rtt_finish(&c[i]));
+	rtt_param_pop(&pw);
+	rtt_param_pop(&pt);
 	ASSERT_EQ(RTT_TENANTS, started);
 	TH_LOG("%d tenants, %d names each, %d destroyed: %lld names queued",
 	       RTT_TENANTS, RTT_NAMES, RTT_NAMES - 1, q1 - q0);
@@ -370,28 +405,6 @@ TEST_F_TIMEOUT(tenant, queued_names_charged_to_the_callers_memory_cgroup, 120)
 }
 
 /* ---- finding 1: resolvers and names bounded per user ------------------ */
-
-struct rtt_param {
-	const char *name;
-	char saved[32];
-};
-
-static int rtt_param_push(struct rtt_param *p, const char *name,
-			  const char *value)
-{
-	p->name = name;
-	if (rai_param_get(name, p->saved, sizeof(p->saved))) {
-		p->saved[0] = '\0';
-		return -1;
-	}
-	return rai_param_set(name, value);
-}
-
-static void rtt_param_pop(struct rtt_param *p)
-{
-	if (p->saved[0])
-		rai_param_set(p->name, p->saved);
-}
 
 /*
  * nobody registers in one network namespace after another: the third
