@@ -26,7 +26,7 @@
  * resolver_max_per_user resolvers (kernel/dns_resident_owner.c): past
  * any, the request goes the way it would without a resolver.  What a
  * resolver and its names hold is charged to the memory cgroup of whoever
- * registered or asked (GFP_KERNEL_ACCOUNT); a name not yet taken leaves
+ * registered or asked (RAI_GFP_CALLER); a name not yet taken leaves
  * its queue with its last request.  An answer goes through the strict
  * parser (kernel/dns_answer.c) into the cache, under the resolver's view,
  * then to every request of the name.
@@ -65,6 +65,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
+#include "charge.h"
 #include "dns_answer.h"
 #include "dns_cache.h"
 #include "dns_resident.h"
@@ -479,7 +480,7 @@ int rai_resident_create(struct rai_file *file)
 		rai_resident_owner_put(owner);
 		return -EDQUOT;
 	}
-	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	r = kzalloc(sizeof(*r), RAI_GFP_CALLER);
 	if (!r) {
 		rai_resident_owner_del_resolver(owner);
 		rai_resident_owner_put(owner);

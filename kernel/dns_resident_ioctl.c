@@ -31,6 +31,7 @@
 #include <net/net_namespace.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "charge.h"
 #include "dns_answer.h"
 #include "dns_resident.h"
 #include "request.h"
@@ -70,7 +71,7 @@ static long rai_resident_take(struct rai_resident *r, struct file *filp,
 		}
 		/* Zeroed: the bytes after each name are copied out too. */
 		if (!out)
-			out = kvcalloc(max, sizeof(*out), GFP_KERNEL_ACCOUNT);
+			out = kvcalloc(max, sizeof(*out), RAI_GFP_CALLER);
 		if (!out) {
 			/* Woken for names it cannot take: the next waiter. */
 			rai_resident_pass_wake(r);
@@ -151,7 +152,7 @@ static long rai_resident_answer(struct rai_resident *r, void __user *arg)
 		return -EFAULT;
 	if (out.reserved || out.answer_size != sizeof(*a))
 		return -EINVAL;
-	a = kmalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+	a = kmalloc(sizeof(*a), RAI_GFP_CALLER);
 	if (!a)
 		return -ENOMEM;
 	out.done = 0;

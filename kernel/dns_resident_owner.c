@@ -11,7 +11,7 @@
  * across all of them: resolver_max_per_user resolvers registered, and
  * resolver_max_names_per_user names queued, waiting or taken.  The memory
  * of both is charged to the caller's memory cgroup as well
- * (GFP_KERNEL_ACCOUNT): these bounds hold where no cgroup limit does.
+ * (RAI_GFP_CALLER): these bounds hold where no cgroup limit does.
  *
  * An owner lives while it is referenced: by each resolver it registered
  * and each queue's entry of it (struct rai_resident_user).
@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
+#include "charge.h"
 #include "dns_resident_owner.h"
 #include "param.h"
 
@@ -96,7 +97,7 @@ struct rai_resident_owner *rai_resident_owner_get(kuid_t uid)
 	spin_unlock(&rai_resident_owners_lock);
 	if (o)
 		return o;
-	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+	new = kzalloc(sizeof(*new), RAI_GFP_CALLER);
 	if (!new)
 		return NULL;
 	new->uid = uid;

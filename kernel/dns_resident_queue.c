@@ -25,9 +25,9 @@
  * resolver is freed after a grace period).
  *
  * Names and users are allocated on behalf of the caller that asks
- * (GFP_KERNEL_ACCOUNT: charged to its memory cgroup), and counted against
- * its share over every queue (kernel/dns_resident_owner.c) besides the
- * queue's own limits.
+ * (RAI_GFP_CALLER: charged to its memory cgroup, ENOMEM over its limit),
+ * and counted against its share over every queue
+ * (kernel/dns_resident_owner.c) besides the queue's own limits.
  *
  * Each queue's @lock protects it, its users and names, each name's
  * requests and their @dns.resident_entry and @dns.resident_queue: queues
@@ -42,6 +42,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 
+#include "charge.h"
 #include "dns_answer.h"
 #include "dns_resident_owner.h"
 #include "dns_resident_queue.h"
@@ -286,12 +287,12 @@ int rai_resident_queue_ask(struct rai_resident_queue *q,
 		return ret;
 
 	ret = -ENOMEM;
-	fresh = kmalloc(struct_size(fresh, name, len + 1), GFP_KERNEL_ACCOUNT);
+	fresh = kmalloc(struct_size(fresh, name, len + 1), RAI_GFP_CALLER);
 	if (!fresh)
 		return ret;
 	do {
 		if (need_user && !spare) {
-			spare = kmalloc(sizeof(*spare), GFP_KERNEL_ACCOUNT);
+			spare = kmalloc(sizeof(*spare), RAI_GFP_CALLER);
 			if (!spare)
 				goto out;
 			spare->owner = rai_resident_owner_get(uid);
