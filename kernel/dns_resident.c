@@ -131,7 +131,7 @@ struct rai_resident {
 	struct net *net;
 	struct rai_dns_view view;
 	u64 view_id;
-	struct rai_resident_owner *owner;
+	struct rai_user *owner;
 	bool gone;
 	unsigned long due;
 	wait_queue_head_t wait;
@@ -232,14 +232,17 @@ static bool rai_resident_ask(struct rai_resident *r,
 			     struct rai_request *attach)
 {
 	struct rai_resident_limits max;
+	struct rai_user *user;
 	int ret;
 
-	rai_resident_limits(&max);
 	/* An on-stack request (answer_now) has no user: it is the caller. */
-	ret = rai_resident_queue_ask(&r->queue, &max,
-				     req->user ? req->user->uid :
-				     rai_user_current_key(),
-				     req->node, req->node_len, attach);
+	user = req->user ? rai_user_hold(req->user) : rai_user_get_current();
+	if (!user)
+		return false;
+	rai_resident_limits(&max);
+	ret = rai_resident_queue_ask(&r->queue, &max, user, req->node,
+				     req->node_len, attach);
+	rai_user_put(user);
 	if (ret > 0) {
 		rai_resident_arm(r, max.wait_until);
 		wake_up(&r->wait);
@@ -406,7 +409,7 @@ int rai_resident_answered(struct rai_resident *r, u64 id,
 static void rai_resident_disown(struct rai_resident *r)
 {
 	rai_resident_owner_del_resolver(r->owner);
-	rai_resident_owner_put(r->owner);
+	rai_user_put(r->owner);
 	r->owner = NULL;
 }
 
@@ -469,21 +472,21 @@ void rai_resident_terms(struct rdma_addrinfo_resolver_register *reg)
  */
 int rai_resident_create(struct rai_file *file)
 {
-	struct rai_resident_owner *owner;
+	struct rai_user *owner;
 	struct rai_resident *r;
 	bool busy;
 
-	owner = rai_resident_owner_get(rai_user_current_key());
+	owner = rai_user_get_current();
 	if (!owner)
 		return -ENOMEM;
 	if (!rai_resident_owner_add_resolver(owner)) {
-		rai_resident_owner_put(owner);
+		rai_user_put(owner);
 		return -EDQUOT;
 	}
 	r = kzalloc(sizeof(*r), RAI_GFP_CALLER);
 	if (!r) {
 		rai_resident_owner_del_resolver(owner);
-		rai_resident_owner_put(owner);
+		rai_user_put(owner);
 		return -ENOMEM;
 	}
 	r->owner = owner;

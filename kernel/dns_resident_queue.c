@@ -26,15 +26,19 @@
  *
  * Names and users are allocated on behalf of the caller that asks
  * (RAI_GFP_CALLER: charged to its memory cgroup, ENOMEM over its limit),
- * and counted against its share over every queue
- * (kernel/dns_resident_owner.c) besides the queue's own limits.
+ * and counted against its share over every queue (kernel/user.c's, up
+ * through its parents: kernel/dns_resident_owner.c) besides the queue's
+ * own limits.  Within a queue, a tenant is the top of its share's chain
+ * (a uid of the host, or a container root created): its entry bounds
+ * what the tenant, over all its uids and namespaces, holds there.
  *
  * Each queue's @lock protects it, its users and names, each name's
  * requests and their @dns.resident_entry and @dns.resident_queue: queues
- * of different resolvers share no lock.  The owners' lock
- * (kernel/dns_resident_owner.c) nests inside.
+ * of different resolvers share no lock.  kernel/user.c's lock nests
+ * inside (a share's last reference dropped).
  */
 #include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/rcupdate.h>
@@ -48,22 +52,21 @@
 #include "dns_resident_queue.h"
 #include "request.h"
 #include "stats.h"
+#include "user.h"
 
 /**
- * struct rai_resident_user - one user's names in a queue
- * @node: in the queue's @users, by uid
+ * struct rai_resident_user - one tenant's names in a queue
+ * @node: in the queue's @users, by @owner
  * @turn: in the queue's @turns while @names is not empty
  * @names: its names not yet taken, oldest first
- * @uid: the user (struct rai_user's @uid)
- * @owner: the user's share over every queue, referenced
+ * @owner: the tenant (rai_user_top() of its callers' shares), referenced
  * @nr: its names in the queue, waiting or taken
  */
 struct rai_resident_user {
 	struct hlist_node node;
 	struct list_head turn;
 	struct list_head names;
-	kuid_t uid;
-	struct rai_resident_owner *owner;
+	struct rai_user *owner;
 	unsigned int nr;
 };
 
@@ -122,13 +125,13 @@ rai_resident_by_id(struct rai_resident_queue *q, u64 id)
 }
 
 static struct rai_resident_user *
-rai_resident_user(struct rai_resident_queue *q, kuid_t uid)
+rai_resident_user(struct rai_resident_queue *q, const struct rai_user *owner)
 {
 	struct rai_resident_user *u;
 
 	lockdep_assert_held(&q->lock);
-	hash_for_each_possible(q->users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
+	hash_for_each_possible(q->users, u, node, hash_ptr(owner, 32))
+		if (u->owner == owner)
 			return u;
 	return NULL;
 }
@@ -156,10 +159,12 @@ static void rai_resident_unlink(struct rai_resident_queue *q,
 	list_del_init(&n->age);
 	if (list_empty(&u->names))
 		list_del_init(&u->turn);
-	rai_resident_owner_del_name(u->owner);
+	rai_resident_owner_del_name(n->share);
+	rai_user_put(n->share);
+	n->share = NULL;
 	if (!--u->nr) {
 		hash_del(&u->node);
-		rai_resident_owner_put(u->owner);
+		rai_user_put(u->owner);
 		kfree(u);
 	}
 	q->nr_names--;
@@ -167,16 +172,18 @@ static void rai_resident_unlink(struct rai_resident_queue *q,
 }
 
 /*
- * @fresh (room for @len bytes of name) in @q as @uid's newest name, with
- * @spare (its @owner set) as the user's entry if it has none yet (then
- * set to NULL).  Return: 1; -ENOSPC when @q or the user holds as many
- * names as @max or the user's share allows; -EAGAIN when the user has
- * no entry here and @spare is NULL.
+ * @fresh (room for @len bytes of name) in @q as the newest name of
+ * @owner (the tenant), charged to @user (the caller's share), with @spare
+ * as the tenant's entry if it has none yet (then set to NULL).  Return:
+ * 1; -ENOSPC when @q or the tenant holds as many names as @max or the
+ * caller's share allows; -EAGAIN when the tenant has no entry here and
+ * @spare is NULL.
  */
 static int rai_resident_add(struct rai_resident_queue *q,
 			    const struct rai_resident_limits *max,
 			    struct rai_resident_name *fresh,
-			    struct rai_resident_user **spare, kuid_t uid,
+			    struct rai_resident_user **spare,
+			    struct rai_user *user, struct rai_user *owner,
 			    const char *name, u32 len)
 {
 	struct rai_resident_user *u;
@@ -184,22 +191,23 @@ static int rai_resident_add(struct rai_resident_queue *q,
 	lockdep_assert_held(&q->lock);
 	if (q->nr_names >= max->names)
 		return -ENOSPC;
-	u = rai_resident_user(q, uid);
+	u = rai_resident_user(q, owner);
 	if (u && u->nr >= max->per_user)
 		return -ENOSPC;
 	if (!u && !*spare)
 		return -EAGAIN;
-	if (!rai_resident_owner_add_name(u ? u->owner : (*spare)->owner))
+	if (!rai_resident_owner_add_name(user))
 		return -ENOSPC;
 	if (!u) {
 		u = *spare;
 		*spare = NULL;
-		u->uid = uid;
+		u->owner = rai_user_hold(owner);
 		u->nr = 0;
 		INIT_LIST_HEAD(&u->turn);
 		INIT_LIST_HEAD(&u->names);
-		hash_add(q->users, &u->node, __kuid_val(uid));
+		hash_add(q->users, &u->node, hash_ptr(owner, 32));
 	}
+	fresh->share = rai_user_hold(user);
 	fresh->id = ++q->next_id;
 	fresh->user = u;
 	fresh->queue = q;
@@ -253,10 +261,11 @@ static int rai_resident_join(struct rai_resident_queue *q, const char *name,
 }
 
 /**
- * rai_resident_queue_ask - ask @q for a name, on behalf of @uid
+ * rai_resident_queue_ask - ask @q for a name, on behalf of @user
  * @q: the queue
  * @max: its limits
- * @uid: the user asking
+ * @user: the share of the caller asking (kernel/user.c), referenced by
+ *	the caller; the name takes a reference of its own
  * @name: the name
  * @len: its length
  * @attach: a request to wait for the name (with
@@ -268,42 +277,42 @@ static int rai_resident_join(struct rai_resident_queue *q, const char *name,
  * another ask may have added it meanwhile.
  * Process context.  Return: 1 for a new name (wake the resolver), 0 for
  * one already asked, -ESHUTDOWN when @q is closed, -ENOSPC when it, the
- * user in it or the user's share is full, -ENOMEM.
+ * tenant in it or the caller's share (or one above it) is full, -ENOMEM.
  */
 int rai_resident_queue_ask(struct rai_resident_queue *q,
-			   const struct rai_resident_limits *max, kuid_t uid,
-			   const char *name, u32 len, struct rai_request *attach)
+			   const struct rai_resident_limits *max,
+			   struct rai_user *user, const char *name, u32 len,
+			   struct rai_request *attach)
 {
 	struct rai_resident_user *spare = NULL;
 	struct rai_resident_name *fresh;
+	struct rai_user *owner;
 	bool need_user;
 	int ret;
 
+	owner = rai_user_top(user);
 	spin_lock(&q->lock);
 	ret = rai_resident_join(q, name, len, attach);
-	need_user = !rai_resident_user(q, uid);
+	need_user = !rai_resident_user(q, owner);
 	spin_unlock(&q->lock);
 	if (ret != -ENOENT)
-		return ret;
+		goto out_owner;
 
 	ret = -ENOMEM;
 	fresh = kmalloc(struct_size(fresh, name, len + 1), RAI_GFP_CALLER);
 	if (!fresh)
-		return ret;
+		goto out_owner;
 	do {
 		if (need_user && !spare) {
 			spare = kmalloc(sizeof(*spare), RAI_GFP_CALLER);
 			if (!spare)
 				goto out;
-			spare->owner = rai_resident_owner_get(uid);
-			if (!spare->owner)
-				goto out;
 		}
 		spin_lock(&q->lock);
 		ret = rai_resident_join(q, name, len, attach);
 		if (ret == -ENOENT)
-			ret = rai_resident_add(q, max, fresh, &spare, uid,
-					       name, len);
+			ret = rai_resident_add(q, max, fresh, &spare, user,
+					       owner, name, len);
 		if (ret == 1) {
 			if (attach)
 				rai_resident_attach(q, fresh, attach);
@@ -315,10 +324,9 @@ int rai_resident_queue_ask(struct rai_resident_queue *q,
 	} while (ret == -EAGAIN);
 out:
 	kfree(fresh);
-	if (spare) {
-		rai_resident_owner_put(spare->owner);
-		kfree(spare);
-	}
+	kfree(spare);
+out_owner:
+	rai_user_put(owner);
 	return ret;
 }
 

@@ -10,13 +10,13 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/uidgid.h>
 
 #include <rdma/rdma_addrinfo_abi.h>
 
 struct rai_dns_answer;
 struct rai_request;
 struct rai_resident_user;
+struct rai_user;
 
 /**
  * struct rai_resident_name - a name a resolver is asked for
@@ -24,7 +24,8 @@ struct rai_resident_user;
  * @name_node: in its queue's @by_name
  * @entry: in its user's @names, the queue's @returned, (taken) the
  *	queue's @taken, or once out of the queue a list of names to hand over
- * @user: the user who asked first (struct rai_resident_user)
+ * @user: the tenant who asked first (struct rai_resident_user)
+ * @share: the share of kernel/user.c it is charged to, referenced
  * @queue: the queue it is in (it leaves that queue once; the last request
  *	that leaves a name not yet taken takes the name out)
  * @reqs: the requests waiting for it (their @dns.resident_entry); they stay
@@ -42,6 +43,7 @@ struct rai_resident_name {
 	struct hlist_node name_node;
 	struct list_head entry;
 	struct rai_resident_user *user;
+	struct rai_user *share;
 	struct rai_resident_queue *queue;
 	struct list_head reqs;
 	struct list_head age;
@@ -54,7 +56,7 @@ struct rai_resident_name {
 
 /**
  * struct rai_resident_queue - the names of one resolver
- * @users: the users with names here (struct rai_resident_user), by uid
+ * @users: the users with names here (struct rai_resident_user), by tenant
  * @turns: users whose names wait, in the order they are served
  * @returned: names a TAKE could not hand out: offered first
  * @taken: names taken, in the order taken (of their deadlines)
@@ -96,7 +98,8 @@ struct rai_resident_limits {
 
 void rai_resident_queue_init(struct rai_resident_queue *q);
 int rai_resident_queue_ask(struct rai_resident_queue *q,
-			   const struct rai_resident_limits *max, kuid_t uid,
+			   const struct rai_resident_limits *max,
+			   struct rai_user *user,
 			   const char *name, u32 len, struct rai_request *attach);
 u32 rai_resident_queue_take(struct rai_resident_queue *q,
 			    struct rdma_addrinfo_resolver_name *out, u32 max,

@@ -59,25 +59,6 @@
 static DEFINE_HASHTABLE(rai_users, RAI_USERS_HASH_BITS);
 static DEFINE_SPINLOCK(rai_users_lock);
 
-/*
- * The key of per-user caps kept outside the shares (the resident
- * resolvers' queues): the caller's real uid in the initial user
- * namespace, else the owner of the outermost user namespace it is in.
- */
-static kuid_t rai_user_outer_key(const struct user_namespace *ns, kuid_t uid)
-{
-	while (ns != &init_user_ns) {
-		uid = ns->owner;
-		ns = ns->parent;
-	}
-	return uid;
-}
-
-kuid_t rai_user_current_key(void)
-{
-	return rai_user_outer_key(current_user_ns(), current_uid());
-}
-
 /* Whether @user is the calling task's own share. */
 bool rai_user_is_current(const struct rai_user *user)
 {
@@ -153,11 +134,12 @@ static struct rai_user *rai_user_get(struct user_namespace *ns, kuid_t kuid)
 	}
 	new->ns = get_user_ns(ns);
 	new->kuid = kuid;
-	new->uid = rai_user_outer_key(ns, kuid);
 	new->parent = parent;
 	refcount_set(&new->ref, 1);
 	atomic_set(&new->nr_requests, 0);
 	atomic_long_set(&new->result_bytes, 0);
+	atomic_set(&new->resolvers, 0);
+	atomic_set(&new->resolver_names, 0);
 	rai_dns_user_init(&new->dns);
 
 	spin_lock_irqsave(&rai_users_lock, flags);
@@ -186,6 +168,25 @@ struct rai_user *rai_user_get_current(void)
 	return IS_ERR(user) ? NULL : user;
 }
 
+/* Another reference to @user, which the caller holds one of. */
+struct rai_user *rai_user_hold(struct rai_user *user)
+{
+	refcount_inc(&user->ref);
+	return user;
+}
+
+/*
+ * The top of @user's chain (a share in the initial namespace: a uid of
+ * the host, or a namespace root created), referenced: the tenant that
+ * @user is part of, as the host sees it.  @user holds its chain.
+ */
+struct rai_user *rai_user_top(struct rai_user *user)
+{
+	while (user->parent)
+		user = user->parent;
+	return rai_user_hold(user);
+}
+
 /* Any context (put_user_ns() too: it frees the namespace in a work). */
 void rai_user_put(struct rai_user *user)
 {
@@ -203,6 +204,8 @@ void rai_user_put(struct rai_user *user)
 			return;
 		WARN_ON_ONCE(!rai_dns_user_idle(&user->dns) ||
 			     atomic_read(&user->nr_requests) ||
+			     atomic_read(&user->resolvers) ||
+			     atomic_read(&user->resolver_names) ||
 			     atomic_long_read(&user->result_bytes));
 		parent = user->parent;
 		put_user_ns(user->ns);
@@ -211,32 +214,60 @@ void rai_user_put(struct rai_user *user)
 	}
 }
 
+static atomic_t *rai_user_count(struct rai_user *user, size_t offset)
+{
+	return (atomic_t *)((char *)user + offset);
+}
+
+/**
+ * rai_user_charge_count - one more of a count, at @user and every level
+ * above
+ * @user: the caller's share
+ * @offset: the count's, in struct rai_user (an atomic_t)
+ * @max: what each level may hold
+ *
+ * Any context.  Return: false, charging nothing, when any level already
+ * holds @max.
+ */
+bool rai_user_charge_count(struct rai_user *user, size_t offset,
+			   unsigned int max)
+{
+	struct rai_user *u, *v;
+
+	for (u = user; u; u = u->parent) {
+		if (atomic_inc_return(rai_user_count(u, offset)) > (int)max)
+			goto undo;
+	}
+	return true;
+undo:
+	for (v = user; v != u; v = v->parent)
+		atomic_dec(rai_user_count(v, offset));
+	atomic_dec(rai_user_count(u, offset));
+	return false;
+}
+
+void rai_user_uncharge_count(struct rai_user *user, size_t offset)
+{
+	struct rai_user *u;
+
+	for (u = user; u; u = u->parent)
+		atomic_dec(rai_user_count(u, offset));
+}
+
 /*
  * One request charged to @user and every level above: false, charging
  * nothing, when any of them already holds @max.
  */
 bool rai_user_charge_request(struct rai_user *user, unsigned int max)
 {
-	struct rai_user *u, *v;
-
-	for (u = user; u; u = u->parent) {
-		if (atomic_inc_return(&u->nr_requests) > max)
-			goto undo;
-	}
-	return true;
-undo:
-	for (v = user; v != u; v = v->parent)
-		atomic_dec(&v->nr_requests);
-	atomic_dec(&u->nr_requests);
-	return false;
+	return rai_user_charge_count(user,
+				     offsetof(struct rai_user, nr_requests),
+				     max);
 }
 
 void rai_user_uncharge_request(struct rai_user *user)
 {
-	struct rai_user *u;
-
-	for (u = user; u; u = u->parent)
-		atomic_dec(&u->nr_requests);
+	rai_user_uncharge_count(user, offsetof(struct rai_user, nr_requests));
 }
 
 /*

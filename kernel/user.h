@@ -22,32 +22,40 @@ struct user_namespace;
  * @ns: the user namespace, referenced: the caller's for a uid's share,
  *	the namespace itself for a namespace's share as a whole
  * @kuid: the uid whose share this is, INVALID_UID for a namespace's
- * @uid: the key of per-user caps kept outside this tree
- *	(rai_user_current_key() of the tenant's callers)
  * @parent: the share this one is charged to as well, one level up,
  *	referenced; NULL at the top (kernel/user.c)
  * @ref: every request of the tenant and every share below holds one
  * @nr_requests: requests charged here (max_requests_per_user)
  * @result_bytes: bytes of results charged here (kernel/request.c,
  *	max_result_kib_per_user)
+ * @resolvers: resident resolvers registered here
+ *	(resolver_max_per_user, kernel/dns_resident_owner.c)
+ * @resolver_names: names queued at resident resolvers charged here
+ *	(resolver_max_names_per_user, kernel/dns_resident_owner.c)
  * @dns: the DNS wing's (upcall slots, keys: kernel/dns_state.h)
  */
 struct rai_user {
 	struct hlist_node hnode;
 	struct user_namespace *ns;
 	kuid_t kuid;
-	kuid_t uid;
 	struct rai_user *parent;
 	refcount_t ref;
 	atomic_t nr_requests;
 	atomic_long_t result_bytes;
+	atomic_t resolvers;
+	atomic_t resolver_names;
 	struct rai_dns_user dns;
 };
 
-kuid_t rai_user_current_key(void);
 bool rai_user_is_current(const struct rai_user *user);
 struct rai_user *rai_user_get_current(void);
+struct rai_user *rai_user_hold(struct rai_user *user);
+struct rai_user *rai_user_top(struct rai_user *user);
 void rai_user_put(struct rai_user *user);
+
+bool rai_user_charge_count(struct rai_user *user, size_t offset,
+			   unsigned int max);
+void rai_user_uncharge_count(struct rai_user *user, size_t offset);
 
 bool rai_user_charge_request(struct rai_user *user, unsigned int max);
 void rai_user_uncharge_request(struct rai_user *user);

@@ -7,7 +7,8 @@
  * containers whose user namespace root created (as LXD, Docker with
  * userns-remap and Kubernetes do).  Covered: names whose requests are
  * destroyed leave the queue; queued names are charged to the caller's
- * memory cgroup; resolvers and queued names are bounded per user;
+ * memory cgroup; resolvers and queued names are bounded per user, per
+ * user namespace (root's containers each have their own bound);
  * REGISTER needs CAP_NET_ADMIN of the caller as well as of the opener; a
  * REGISTER loop leaves the kernel log quiet; names no resolver takes fall
  * back after resolver_wait_ms.
@@ -484,6 +485,68 @@ TEST_F_TIMEOUT(tenant, resolvers_and_queued_names_bounded_per_user, 120)
 	       q1 - q0, q2 - q1);
 	EXPECT_EQ(q0 + 100, q1);
 	EXPECT_EQ(q1 + 60, q2);
+	EXPECT_EQ(q0, rai_stat("resolver_outstanding"));
+}
+
+/*
+ * The bounds are per user namespace (kernel/user.c's shares), so a
+ * container that root created (LXD, Docker userns-remap, pods) fills its
+ * own, not host root's.  Six such containers and a nobody namespace fill
+ * theirs at once (two resolvers, the third REGISTER EDQUOT; 100 names
+ * queued of 120); host root, after them, still registers two and queues
+ * its 100.  Before the bounds were keyed on the outermost owner: the first
+ * container took host root's and every other got EDQUOT.
+ */
+#define RTT_SHARE_TENANTS	8
+
+TEST_F_TIMEOUT(tenant, root_containers_fill_their_resolver_shares_not_host_roots, 120)
+{
+	static const enum rtt_where where[RTT_SHARE_TENANTS] = {
+		RTT_ROOT_NS, RTT_ROOT_NS, RTT_ROOT_NS, RTT_ROOT_NS,
+		RTT_ROOT_NS, RTT_ROOT_NS, RTT_NOBODY_NS, RTT_HOST,
+	};
+	long long q0 = rai_stat("resolver_outstanding"), q1, q2;
+	struct rtt_child c[RTT_SHARE_TENANTS];
+	struct rtt_param pr = {}, pn = {};
+	int i, started = 0, full = 0, host;
+
+	if (rtt_param_push(&pr, "resolver_max_per_user", "2") ||
+	    rtt_param_push(&pn, "resolver_max_names_per_user", "100")) {
+		rtt_param_pop(&pr);
+		rtt_param_pop(&pn);
+		ASSERT_TRUE(0) TH_LOG("parameters not set");
+	}
+	/* The containers and the nobody namespace at once, then host root. */
+	for (i = 0; i < RTT_SHARE_TENANTS - 1; i++, started++)
+		if (rtt_start(&c[i], where[i], rtt_bounded_tenant, NULL, NULL))
+			break;
+	for (i = 0; i < started; i++)
+		EXPECT_EQ(0, rtt_wait_step(&c[i]));
+	q1 = rai_stat("resolver_outstanding");
+	if (started == RTT_SHARE_TENANTS - 1 &&
+	    !rtt_start(&c[started], RTT_HOST, rtt_bounded_tenant, NULL, NULL)) {
+		EXPECT_EQ(0, rtt_wait_step(&c[started]));
+		started++;
+	}
+	q2 = rai_stat("resolver_outstanding");
+	for (i = 0; i < started; i++) {
+		int ret = rtt_finish(&c[i]);
+
+		EXPECT_EQ(0, ret) TH_LOG("tenant %d (%s)", i,
+					 where[i] == RTT_HOST ? "host root" :
+					 where[i] == RTT_ROOT_NS ? "root container" :
+					 "nobody namespace");
+		full += !ret;
+	}
+	host = started == RTT_SHARE_TENANTS ? (int)(q2 - q1) : -1;
+	rtt_param_pop(&pr);
+	rtt_param_pop(&pn);
+	TH_LOG("%d tenants (6 root containers, nobody, host root last): %d got their 2 resolvers and EDQUOT on the third; %lld names queued before host root, host root queued %d",
+	       RTT_SHARE_TENANTS, full, q1 - q0, host);
+	ASSERT_EQ(RTT_SHARE_TENANTS, started);
+	EXPECT_EQ(RTT_SHARE_TENANTS, full);
+	EXPECT_EQ(q0 + 100 * (RTT_SHARE_TENANTS - 1), q1);
+	EXPECT_EQ(100, host);
 	EXPECT_EQ(q0, rai_stat("resolver_outstanding"));
 }
 
