@@ -42,6 +42,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 #include <net/net_namespace.h>
 
 #include "backend.h"
@@ -56,12 +57,14 @@
 
 static unsigned int rai_max_requests_per_fd = 4096;
 static unsigned int rai_max_requests = 65536;
+static unsigned int rai_max_requests_host_reserve = 16384;
 static unsigned int rai_max_requests_per_user = 16384;
 static unsigned int rai_max_results = 64;
 static unsigned int rai_max_result_kib_per_user = 32768;
 
 RAI_PARAM_RANGE(max_requests_per_fd, 1, 1 << 20);
 RAI_PARAM_RANGE(max_requests, 1, 1 << 24);
+RAI_PARAM_RANGE(max_requests_host_reserve, 0, 1 << 24);
 RAI_PARAM_RANGE(max_requests_per_user, 1, 1 << 24);
 RAI_PARAM_RANGE(max_results, 1, 1024);
 RAI_PARAM_RANGE(max_result_kib_per_user, 1, 1 << 24);
@@ -74,6 +77,11 @@ module_param_cb(max_requests, &rai_param_ops_max_requests,
 		&rai_max_requests, 0644);
 MODULE_PARM_DESC(max_requests,
 		 "Requests the module holds in all; beyond: ENFILE (default 65536)");
+module_param_cb(max_requests_host_reserve,
+		&rai_param_ops_max_requests_host_reserve,
+		&rai_max_requests_host_reserve, 0644);
+MODULE_PARM_DESC(max_requests_host_reserve,
+		 "Of max_requests, how many only callers of the initial user namespace (the host, not its containers) may use: callers in any other user namespace get ENFILE once max_requests minus this many are held (default 16384)");
 module_param_cb(max_requests_per_user, &rai_param_ops_max_requests_per_user,
 		&rai_max_requests_per_user, 0644);
 MODULE_PARM_DESC(max_requests_per_user,
@@ -305,6 +313,24 @@ static struct rai_user *rai_file_user(struct rai_file *file)
 	return user;
 }
 
+/*
+ * One more request module-wide (max_requests): false when full.  The last
+ * max_requests_host_reserve of them are the host's: callers in a user
+ * namespace (containers, however created) cannot take them, so however
+ * many containers fill their shares, the host's own processes still get
+ * requests.
+ */
+static bool rai_requests_charge_total(const struct rai_user *user)
+{
+	unsigned int max = READ_ONCE(rai_max_requests);
+	unsigned int reserve = READ_ONCE(rai_max_requests_host_reserve);
+	int total = atomic_inc_return(&rai_requests_total);
+
+	if (total > (int)max)
+		return false;
+	return user->ns == &init_user_ns || total <= (int)(max - min(reserve, max));
+}
+
 struct rai_request *rai_request_alloc(struct rai_file *file)
 {
 	struct rai_request *req;
@@ -326,8 +352,7 @@ struct rai_request *rai_request_alloc(struct rai_file *file)
 		ret = -EDQUOT;
 		goto err_user;
 	}
-	if (atomic_inc_return(&rai_requests_total) >
-	    READ_ONCE(rai_max_requests)) {
+	if (!rai_requests_charge_total(user)) {
 		ret = -ENFILE;
 		goto err_total;
 	}

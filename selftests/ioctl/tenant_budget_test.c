@@ -13,6 +13,8 @@
  *    complete with ENOBUFS, host root's and another container's with
  *    their results;
  *  - 16 sibling containers, each at its cap: host root still resolves;
+ *  - containers filling max_requests together leave host root
+ *    max_requests_host_reserve;
  *  - and namespaces still gain nothing: one that an ordinary user makes,
  *    or one nested in a container, takes from its maker's share.
  *
@@ -368,6 +370,52 @@ TEST_F(tenant, sixteen_rootful_containers_at_their_caps_host_root_resolves)
 
 	got = tb_hold_results(self->fd, REQUESTS_CAP, &err);
 	TH_LOG("host root: %d requests with results, then %d", got, err);
+	EXPECT_EQ(REQUESTS_CAP, got);
+	EXPECT_EQ(0, err);
+}
+
+/*
+ * The module-wide cap is nobody's share, but its last
+ * max_requests_host_reserve requests are the host's: six root-created
+ * containers filling their shares at once (max_requests 48, four shares
+ * of 12; reserve 12) hold 36 between them, the rest get ENFILE, and host
+ * root still holds its 12.  Before, the containers took all 48 and host
+ * root got ENFILE.
+ */
+#define TB_FULL_CONTAINERS	6
+
+TEST_F(tenant, rootful_containers_filling_max_requests_leave_host_root_its_reserve)
+{
+	char old_max[32], old_reserve[32] = "", cap[16];
+	int i, got, err = 0, held = 0, enfile = 0, reserve;
+
+	ASSERT_EQ(0, rai_param_get("max_requests", old_max, sizeof(old_max)));
+	snprintf(cap, sizeof(cap), "%d", 4 * REQUESTS_CAP);
+	ASSERT_EQ(0, rai_param_set("max_requests", cap));
+	reserve = !rai_param_get("max_requests_host_reserve", old_reserve,
+				 sizeof(old_reserve));
+	snprintf(cap, sizeof(cap), "%d", REQUESTS_CAP);
+	if (reserve)
+		EXPECT_EQ(0, rai_param_set("max_requests_host_reserve", cap));
+	for (i = 0; i < TB_FULL_CONTAINERS; i++)
+		EXPECT_EQ(0, tb_container_start(&self->c[i], i,
+						REQUESTS_CAP + 1, false));
+	for (i = 0; i < TB_FULL_CONTAINERS; i++) {
+		got = tb_container_result(&self->c[i], &err);
+		held += got > 0 ? got : 0;
+		enfile += err == -ENFILE;
+	}
+	got = tb_hold_requests(self->fd, REQUESTS_CAP, &err);
+	for (i = 0; i < TB_FULL_CONTAINERS; i++)
+		tb_container_stop(&self->c[i]);
+	rai_param_set("max_requests", old_max);
+	if (reserve)
+		rai_param_set("max_requests_host_reserve", old_reserve);
+	TH_LOG("%d containers: %d requests held, %d stopped by ENFILE; host root then: %d held, then %d",
+	       TB_FULL_CONTAINERS, held, enfile, got, err);
+	EXPECT_TRUE(reserve) TH_LOG("no max_requests_host_reserve");
+	EXPECT_EQ(3 * REQUESTS_CAP, held);
+	EXPECT_LE(1, enfile);
 	EXPECT_EQ(REQUESTS_CAP, got);
 	EXPECT_EQ(0, err);
 }
