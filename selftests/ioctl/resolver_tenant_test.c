@@ -83,8 +83,6 @@ static int rtt_go(struct rtt_child *c)
 static void rtt_close_pipes(struct rtt_child *c)
 {
 	close(c->up[0]);
-	close(c->up[1]);
-	close(c->go[0]);
 	close(c->go[1]);
 }
 
@@ -113,6 +111,11 @@ static int rtt_start(struct rtt_child *c, enum rtt_where where, rtt_fn fn,
 			_exit(103);
 		_exit(fn(c, arg));
 	}
+	/* The child's ends: a tenant that exits early is then seen (EOF). */
+	close(c->up[1]);
+	close(c->go[0]);
+	c->up[1] = -1;
+	c->go[0] = -1;
 	ret = rtt_wait_step(c);
 	if (!ret && where != RTT_HOST) {
 		snprintf(path, sizeof(path), "/proc/%d/uid_map", c->pid);
