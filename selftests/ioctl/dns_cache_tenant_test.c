@@ -14,7 +14,7 @@
  * leaves none of its answers in the cache (before, they answered the
  * host's callers for up to their TTL, a day).
  *
- * The test is the host's resolver (as resolver_test is); the containers'
+ * The test is the host's resolver (as in resolver_*_test); the containers'
  * resolvers are its children.  A cache hit is seen as the module says:
  * the answer is there when RESOLVE returns, and dns_cache_hits counts it.
  */

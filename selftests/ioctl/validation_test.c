@@ -976,7 +976,7 @@ TEST_F(val, unknown_ioctl_number_enotty)
 	int nr;
 
 	memset(buf, 0, sizeof(buf));
-	/* 0x05-0x07: the resident resolver's (resolver_test). */
+	/* 0x05-0x07: the resident resolver's (resolver_*_test). */
 	for (nr = 0x08; nr < 0x100; nr++) {
 		EXPECT_EQ(-ENOTTY,
 			  rai_dev_ioctl(self->fd,

@@ -67,12 +67,6 @@ unsigned int name_ttl(const char *name);
 int resolve_ttl(const char *name, char *list, size_t size, int canon,
 		unsigned int *ttl);
 
-/*
- * The smallest TTL of the answer records of the DNS response @msg (@len
- * bytes), or -1 if it has none (or cannot be read).
- */
-long dns_answer_ttl(const unsigned char *msg, int len);
-
 /* How long the failure @err (a positive errno) of a name may be kept. */
 unsigned int failure_ttl(int err);
 

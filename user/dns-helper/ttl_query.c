@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lookup.h"
+#include "dns_ttl.h"
 #include "ttl_query.h"
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * rdma-addrinfo-resolved(8) in the VM, the program itself (the module's
- * side of RESOLVER_* has its own tests, selftests/ioctl/resolver_test.c):
+ * side of RESOLVER_* has its own tests, selftests/ioctl/resolver_*_test.c):
  * started as systemd starts it (NOTIFY_SOCKET, READY=1 once registered),
  * it answers a test-zone name, an /etc/hosts name and a missing name
  * through the tool, with no upcall and the module's resolver_* counters
