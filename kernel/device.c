@@ -24,6 +24,7 @@
 #include "request.h"
 #include "resolve.h"
 #include "sa_client.h"
+#include "stats.h"
 
 static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 {
@@ -35,7 +36,8 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 	info.resolve_flags_supported = RAI_RESOLVE_FLAGS_SUPPORTED;
 	info.features = rai_backend_features() |
 			RDMA_ADDRINFO_FEATURE_RESOLVER |
-			RDMA_ADDRINFO_FEATURE_CANONNAME;
+			RDMA_ADDRINFO_FEATURE_CANONNAME |
+			RDMA_ADDRINFO_FEATURE_STATS;
 	info.max_name_len = RDMA_ADDRINFO_NAME_MAX;
 	info.max_service_len = RDMA_ADDRINFO_SERVICE_MAX;
 	info.requests = atomic_read(&file->nr_requests);
@@ -45,6 +47,31 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 	rai_dns_slots_info(&info);
 	rai_sa_info(&info);
 	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * The counters of the caller's network namespace (the file's: the one it
+ * was opened in), to any opener.  @size versions the struct: the module
+ * fills what both it and the caller know of.
+ */
+static long rai_ioctl_get_stats(struct rai_file *file, void __user *arg)
+{
+	struct rdma_addrinfo_stats st;
+	u32 size;
+
+	if (copy_from_user(&st, arg, sizeof(st)))
+		return -EFAULT;
+	if (st.size < offsetof(struct rdma_addrinfo_stats, requests) ||
+	    st.flags || st.reserved)
+		return -EINVAL;
+	size = min_t(u32, st.size, sizeof(st));
+	memset(&st, 0, sizeof(st));
+	st.size = size;
+	st.resolvers = rai_resident_nr_in(file->net);
+	rai_stats_net_read(file->net, &st);
+	if (copy_to_user(arg, &st, size))
 		return -EFAULT;
 	return 0;
 }
@@ -164,6 +191,8 @@ static long rai_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case RDMA_ADDRINFO_IOC_GET_INFO:
 		return rai_ioctl_get_info(file, uarg);
+	case RDMA_ADDRINFO_IOC_GET_STATS:
+		return rai_ioctl_get_stats(file, uarg);
 	case RDMA_ADDRINFO_IOC_RESOLVE:
 		return rai_ioctl_resolve(file, uarg);
 	case RDMA_ADDRINFO_IOC_GET_EVENT:

@@ -564,6 +564,20 @@ void rai_resident_release(struct rai_file *file)
 	rai_resident_put(r);
 }
 
+/* How many resolvers @net has registered (any view), for GET_STATS. */
+u32 rai_resident_nr_in(const struct net *net)
+{
+	struct rai_resident *r;
+	u32 nr = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, rai_resident_list(net), node)
+		if (!READ_ONCE(r->gone))
+			nr++;
+	rcu_read_unlock();
+	return nr;
+}
+
 /**
  * rai_resident_find - the resolver of @req's caller
  * @req: a DNS request, in its RESOLVE ioctl

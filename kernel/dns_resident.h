@@ -33,6 +33,7 @@ void rai_resident_release(struct rai_file *file);
 struct rai_resident *rai_resident_find(const struct rai_request *req,
 				       const struct path *root);
 void rai_resident_put(struct rai_resident *r);
+u32 rai_resident_nr_in(const struct net *net);
 u64 rai_resident_view(const struct rai_resident *r);
 bool rai_resident_submit(struct rai_resident *r, struct rai_request *req);
 void rai_resident_refresh(struct rai_resident *r,

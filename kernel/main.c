@@ -15,7 +15,9 @@ static int __init rai_init(void)
 {
 	int ret;
 
-	rai_stats_init();
+	ret = rai_stats_init();
+	if (ret)
+		return ret;
 	ret = rai_request_init();
 	if (ret)
 		goto err_stats;

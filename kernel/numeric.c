@@ -176,7 +176,7 @@ static void rai_numeric_start(struct rai_request *req)
 {
 	const union rai_sockaddr *addr = &req->literal;
 
-	rai_stat_inc(RAI_STAT_NUMERIC);
+	rai_stat_inc_net(req->file->net, RAI_STAT_NUMERIC);
 	if (!req->node) {
 		rai_numeric_no_node(req);
 		return;

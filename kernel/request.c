@@ -250,14 +250,14 @@ static bool rai_request_release(struct rai_request *req, bool *dropped)
 	trace_rai_request_destroy(req, was_pending, drop);
 	atomic_dec(&file->nr_requests);
 	if (was_pending) {
-		rai_stat_inc(RAI_STAT_CANCELLED);
+		rai_stat_inc_net(file->net, RAI_STAT_CANCELLED);
 		/* A synchronous waiter in another thread must not hang. */
 		complete_all(&req->done);
 		if (req->backend && req->backend->cancel)
 			req->backend->cancel(req);
 	}
 	if (drop)
-		rai_stat_inc(RAI_STAT_EVENTS_DROPPED);
+		rai_stat_inc_net(file->net, RAI_STAT_EVENTS_DROPPED);
 	if (dropped)
 		*dropped = drop;
 	rai_request_put(req);
@@ -511,7 +511,7 @@ int rai_request_publish(struct rai_request *req)
 
 void rai_request_start(struct rai_request *req)
 {
-	rai_stat_inc(RAI_STAT_REQUESTS);
+	rai_stat_inc_net(req->file->net, RAI_STAT_REQUESTS);
 	trace_rai_request_start(req);
 	req->backend->start(req);
 	/*
@@ -568,9 +568,9 @@ void rai_request_cancel(struct rai_request *req)
 static void rai_request_completed(struct rai_request *req, int status, u32 nr)
 {
 	trace_rai_request_complete(req, status, nr, true);
-	rai_stat_inc(RAI_STAT_COMPLETED);
+	rai_stat_inc_net(req->file->net, RAI_STAT_COMPLETED);
 	if (status)
-		rai_stat_inc(RAI_STAT_FAILED);
+		rai_stat_inc_net(req->file->net, RAI_STAT_FAILED);
 }
 
 /**
@@ -625,7 +625,7 @@ bool rai_request_complete_named(struct rai_request *req, int status,
 	 * nobody to wake; it starts and completes here.
 	 */
 	if (req->on_stack) {
-		rai_stat_inc(RAI_STAT_REQUESTS);
+		rai_stat_inc_net(req->file->net, RAI_STAT_REQUESTS);
 		trace_rai_request_start(req);
 		req->results = results;
 		req->nr_results = nr;

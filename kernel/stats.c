@@ -7,10 +7,17 @@
  * counters only grow; tests compare two readings.  After the counters, the
  * stats file lists the gauges (values of now) that other subsystems add;
  * this file includes nobody's header but its own.
+ *
+ * The request counters are also kept per network namespace (net_generic(),
+ * atomics: no lock on the path that counts), which GET_STATS reports to
+ * any opener of that namespace, and to nobody else.
  */
 #include <linux/debugfs.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <rdma/rdma_addrinfo_abi.h>
 
 #include "stats.h"
 
@@ -73,6 +80,44 @@ static const char *const rai_sa_stat_names[RAI_SA_STAT_MAX] = {
 
 static struct dentry *rai_debugfs_dir;
 
+/**
+ * struct rai_stats_net - a network namespace's counters
+ * @c: the first RAI_NET_STAT_MAX counters of enum rai_stat
+ */
+struct rai_stats_net {
+	atomic64_t c[RAI_NET_STAT_MAX];
+};
+
+static unsigned int rai_stats_net_id;
+
+static struct pernet_operations rai_stats_net_ops = {
+	.id = &rai_stats_net_id,
+	.size = sizeof(struct rai_stats_net),
+};
+
+void rai_stat_inc_net(const struct net *net, enum rai_stat s)
+{
+	struct rai_stats_net *sn = net_generic(net, rai_stats_net_id);
+
+	BUILD_BUG_ON(RAI_NET_STAT_MAX > RAI_STAT_MAX);
+	rai_stat_inc(s);
+	if (!WARN_ON_ONCE(s >= RAI_NET_STAT_MAX))
+		atomic64_inc(&sn->c[s]);
+}
+
+/* @net's counters into @st (its other fields are the caller's). */
+void rai_stats_net_read(const struct net *net, struct rdma_addrinfo_stats *st)
+{
+	struct rai_stats_net *sn = net_generic(net, rai_stats_net_id);
+
+	st->requests = atomic64_read(&sn->c[RAI_STAT_REQUESTS]);
+	st->completed = atomic64_read(&sn->c[RAI_STAT_COMPLETED]);
+	st->failed = atomic64_read(&sn->c[RAI_STAT_FAILED]);
+	st->cancelled = atomic64_read(&sn->c[RAI_STAT_CANCELLED]);
+	st->events_dropped = atomic64_read(&sn->c[RAI_STAT_EVENTS_DROPPED]);
+	st->numeric = atomic64_read(&sn->c[RAI_STAT_NUMERIC]);
+}
+
 void rai_stats_gauge_add(struct rai_stats_gauge *gauge)
 {
 	mutex_lock(&rai_stats_gauge_lock);
@@ -122,14 +167,20 @@ static int rai_sa_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(rai_sa_stats);
 
-void rai_stats_init(void)
+int rai_stats_init(void)
 {
+	int ret;
+
+	ret = register_pernet_subsys(&rai_stats_net_ops);
+	if (ret)
+		return ret;
 	/* debugfs is optional: errors are not fatal and need no check. */
 	rai_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("stats", 0444, rai_debugfs_dir, NULL,
 			    &rai_stats_fops);
 	debugfs_create_file("sa", 0444, rai_debugfs_dir, NULL,
 			    &rai_sa_stats_fops);
+	return 0;
 }
 
 /* Every gauge is removed by now. */
@@ -137,4 +188,5 @@ void rai_stats_exit(void)
 {
 	WARN_ON(!list_empty(&rai_stats_gauges));
 	debugfs_remove_recursive(rai_debugfs_dir);
+	unregister_pernet_subsys(&rai_stats_net_ops);
 }

@@ -2,7 +2,8 @@
 /*
  * rdma_addrinfo: module-wide counters, exported read-only in debugfs
  * (<debugfs>/rdma_addrinfo/stats, and the SA client's in
- * <debugfs>/rdma_addrinfo/sa).
+ * <debugfs>/rdma_addrinfo/sa); the request counters also per network
+ * namespace, for RDMA_ADDRINFO_IOC_GET_STATS.
  */
 #ifndef _RAI_STATS_H
 #define _RAI_STATS_H
@@ -54,6 +55,17 @@ static inline void rai_stat_inc(enum rai_stat s)
 	atomic64_inc(&rai_stats[s]);
 }
 
+struct net;
+struct rdma_addrinfo_stats;
+
+/*
+ * The counters that GET_STATS reports per network namespace (the first
+ * RAI_NET_STAT_MAX of enum rai_stat): counted module-wide and in @net's.
+ */
+#define RAI_NET_STAT_MAX	(RAI_STAT_NUMERIC + 1)
+void rai_stat_inc_net(const struct net *net, enum rai_stat s);
+void rai_stats_net_read(const struct net *net, struct rdma_addrinfo_stats *st);
+
 /* The SA client's (sa_client.c), counted per query started on a port. */
 enum rai_sa_stat {
 	RAI_SA_STAT_QUERIES,		/* started on a port */
@@ -98,7 +110,7 @@ void rai_stats_gauge_add(struct rai_stats_gauge *gauge);
 void rai_stats_gauge_del(struct rai_stats_gauge *gauge);
 struct dentry *rai_stats_dir(void);
 
-void rai_stats_init(void);
+int rai_stats_init(void);
 void rai_stats_exit(void);
 
 #endif /* _RAI_STATS_H */

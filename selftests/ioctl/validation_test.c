@@ -192,6 +192,94 @@ TEST_F(val, get_info_reports_this_abi)
 	FD_STILL_WORKS();
 }
 
+/* ---- GET_STATS -------------------------------------------------------- */
+
+static int val_get_stats(int fd, __u32 size, __u32 flags, __u32 reserved,
+			 struct rdma_addrinfo_stats *st)
+{
+	memset(st, 0xa5, sizeof(*st));
+	st->size = size;
+	st->flags = flags;
+	st->reserved = reserved;
+	return rai_dev_ioctl(fd, RDMA_ADDRINFO_IOC_GET_STATS, st);
+}
+
+TEST_F(val, get_stats_bad_arg_pointer_efault)
+{
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_STATS,
+					 self->bad));
+	EXPECT_EQ(-EFAULT, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_STATS,
+					 NULL));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, get_stats_size_below_its_header_einval)
+{
+	struct rdma_addrinfo_stats st;
+
+	EXPECT_EQ(-EINVAL, val_get_stats(self->fd, 0, 0, 0, &st));
+	EXPECT_EQ(-EINVAL, val_get_stats(self->fd, 15, 0, 0, &st));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, get_stats_unknown_flags_einval)
+{
+	struct rdma_addrinfo_stats st;
+
+	EXPECT_EQ(-EINVAL, val_get_stats(self->fd, sizeof(st), 1, 0, &st));
+	EXPECT_EQ(-EINVAL, val_get_stats(self->fd, sizeof(st), 1u << 31, 0,
+					 &st));
+	FD_STILL_WORKS();
+}
+
+TEST_F(val, get_stats_nonzero_reserved_einval)
+{
+	struct rdma_addrinfo_stats st;
+
+	EXPECT_EQ(-EINVAL, val_get_stats(self->fd, sizeof(st), 0, 1, &st));
+	FD_STILL_WORKS();
+}
+
+/* The info lists it; every field written; a numeric request counted. */
+TEST_F(val, get_stats_counts_this_namespace_s_requests)
+{
+	struct rdma_addrinfo_stats before, after;
+	struct rdma_addrinfo_info info;
+
+	ASSERT_EQ(0,
+		  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO, &info));
+	EXPECT_EQ(RDMA_ADDRINFO_FEATURE_STATS,
+		  info.features & RDMA_ADDRINFO_FEATURE_STATS);
+	ASSERT_EQ(0, val_get_stats(self->fd, sizeof(before), 0, 0, &before));
+	EXPECT_EQ(sizeof(before), before.size);
+	EXPECT_EQ(0, before.flags);
+	EXPECT_EQ(0, before.reserved);
+	EXPECT_NE(0xa5a5a5a5u, before.resolvers);
+	EXPECT_NE(0xa5a5a5a5a5a5a5a5ull, before.numeric);
+	FD_STILL_WORKS();
+	ASSERT_EQ(0, val_get_stats(self->fd, sizeof(after), 0, 0, &after));
+	EXPECT_LT(before.requests, after.requests);
+	EXPECT_LT(before.numeric, after.numeric);
+	EXPECT_LT(before.completed, after.completed);
+}
+
+/* An older caller's smaller struct: filled to its size, not past it. */
+TEST_F(val, get_stats_fills_no_more_than_the_caller_s_size)
+{
+	struct rdma_addrinfo_stats st;
+	__u32 size = offsetof(struct rdma_addrinfo_stats, completed);
+
+	ASSERT_EQ(0, val_get_stats(self->fd, size, 0, 0, &st));
+	EXPECT_EQ(size, st.size);
+	EXPECT_NE(0xa5a5a5a5a5a5a5a5ull, st.requests);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ull, st.completed);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ull, st.numeric);
+	/* A newer caller's larger one: the module's size comes back. */
+	ASSERT_EQ(0, val_get_stats(self->fd, sizeof(st) + 64, 0, 0, &st));
+	EXPECT_EQ(sizeof(st), st.size);
+	FD_STILL_WORKS();
+}
+
 /* ---- RESOLVE ---------------------------------------------------------- */
 
 TEST_F(val, resolve_bad_arg_pointer_efault)

@@ -109,7 +109,10 @@ TEST(rxe_ports_are_active)
 	expect_port_active(_metadata, RAI_IBDEV_B);
 }
 
-/* RoCEv2 IPv6 GIDs are what the SA tests need (TESTING.md). */
+/*
+ * RoCEv2 IPv6 GIDs are what the SA tests need (the SA responder is reached
+ * by sa_gid: Documentation/admin-guide.rst, InfiniBand SA).
+ */
 TEST(rxe_ports_have_ipv6_gids)
 {
 	const char *ibdev[2] = { RAI_IBDEV_A,

@@ -172,6 +172,8 @@
  * resident resolver's answer (see struct rdma_addrinfo_canonname).
  */
 #define RDMA_ADDRINFO_FEATURE_CANONNAME	0x00000020
+/* RDMA_ADDRINFO_IOC_GET_STATS (struct rdma_addrinfo_stats). */
+#define RDMA_ADDRINFO_FEATURE_STATS	0x00000040
 
 /* Where a result came from (result.origin). */
 #define RDMA_ADDRINFO_ORIGIN_NUMERIC	1
@@ -628,6 +630,42 @@ struct rdma_addrinfo_resolver_answers {
 	__u32 reserved;
 };
 
+/**
+ * struct rdma_addrinfo_stats - RDMA_ADDRINFO_IOC_GET_STATS (in/out)
+ * @size: in, sizeof(struct rdma_addrinfo_stats) of the caller (at least
+ *	the 16 bytes up to @requests, else -EINVAL); out, the bytes the
+ *	module filled: min(in, its own size).  Fields past it are the
+ *	caller's own (a newer caller on an older module: left as they were)
+ * @flags: in, 0 (-EINVAL otherwise); no flag is defined yet
+ * @resolvers: out, resident resolvers registered in the caller's network
+ *	namespace (any view)
+ * @reserved: in, 0 (-EINVAL otherwise); out, 0
+ * @requests: out, requests created by files of the caller's network
+ *	namespace (asynchronous and synchronous RESOLVEs)
+ * @completed: out, of those, requests completed (any status)
+ * @failed: out, of those, with a non-zero status
+ * @cancelled: out, destroyed while in flight
+ * @events_dropped: out, queued events dropped by DESTROY
+ * @numeric: out, requests resolved as numeric literals
+ *
+ * Every counter is the caller's network namespace's only, counted since
+ * the module was loaded (or the namespace created) and never decreasing:
+ * no other namespace's names or counts are visible.  Any opener may ask
+ * (no privilege).
+ */
+struct rdma_addrinfo_stats {
+	__u32 size;
+	__u32 flags;
+	__u32 resolvers;
+	__u32 reserved;
+	__u64 requests;
+	__u64 completed;
+	__u64 failed;
+	__u64 cancelled;
+	__u64 events_dropped;
+	__u64 numeric;
+};
+
 #define RDMA_ADDRINFO_IOC_MAGIC		0xDA
 
 #define RDMA_ADDRINFO_IOC_GET_INFO \
@@ -646,5 +684,7 @@ struct rdma_addrinfo_resolver_answers {
 	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x06, struct rdma_addrinfo_resolver_take)
 #define RDMA_ADDRINFO_IOC_RESOLVER_ANSWER \
 	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x07, struct rdma_addrinfo_resolver_answers)
+#define RDMA_ADDRINFO_IOC_GET_STATS \
+	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x08, struct rdma_addrinfo_stats)
 
 #endif /* _UAPI_RDMA_ADDRINFO_ABI_H */

@@ -12,6 +12,7 @@
 #include <rdma/rdma_addrinfo.h>
 
 #include "output.h"
+#include "status.h"
 
 struct tool_options {
 	struct rdma_addrinfo hints;
@@ -20,12 +21,15 @@ struct tool_options {
 	const char *service;
 	int async;
 	int json;
+	int info;
+	int stats;
 };
 
 static void tool_usage(FILE *out)
 {
 	fputs("Usage: rdma-addrinfo [OPTIONS] NODE [SERVICE]\n"
 	      "       rdma-addrinfo --sa [OPTIONS] SERVICE\n"
+	      "       rdma-addrinfo --info | --stats [-j]\n"
 	      "Resolve NODE and SERVICE to RDMA addresses, one line per result:\n"
 	      "family, destination, port (or IB service ID), source address,\n"
 	      "RDMA device and port.  NODE \"-\" means no node.\n"
@@ -38,7 +42,12 @@ static void tool_usage(FILE *out)
 	      "  --noroute          no route resolution (RAI_NOROUTE)\n"
 	      "  --src ADDRESS      source address (the id is bound to it with --async)\n"
 	      "  --async            rdma_resolve_addrinfo on an rdma_cm_id\n"
-	      "  --json             JSON output\n"
+	      "  -4, -6             IPv4 or IPv6 only (--family inet, inet6)\n"
+	      "  -n                 NODE is numeric: no DNS (--numeric)\n"
+	      "  -j, --json         JSON output\n"
+	      "  --info             the module: ABI, features, limits, the caller's\n"
+	      "                     requests, resident resolver, DNS helper\n"
+	      "  --stats            counters of the caller's network namespace\n"
 	      "  -h, --help         this help\n"
 	      "\n"
 	      "Exit status: 0 resolved, 1 resolution failed, 2 usage error.\n",
@@ -73,7 +82,8 @@ static int tool_parse_src(const char *s, struct tool_options *o)
 static int tool_parse(int argc, char **argv, struct tool_options *o)
 {
 	enum { OPT_SA = 256, OPT_DNS, OPT_PASSIVE, OPT_FAMILY, OPT_NUMERIC,
-	       OPT_NOROUTE, OPT_SRC, OPT_ASYNC, OPT_JSON };
+	       OPT_NOROUTE, OPT_SRC, OPT_ASYNC, OPT_JSON, OPT_INFO,
+	       OPT_STATS };
 	static const struct option longopts[] = {
 		{ "sa", no_argument, NULL, OPT_SA },
 		{ "dns", no_argument, NULL, OPT_DNS },
@@ -84,12 +94,14 @@ static int tool_parse(int argc, char **argv, struct tool_options *o)
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "async", no_argument, NULL, OPT_ASYNC },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "info", no_argument, NULL, OPT_INFO },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, npos;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "46hjn", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SA:
 			o->hints.ai_flags |= RAI_SA;
@@ -125,8 +137,23 @@ static int tool_parse(int argc, char **argv, struct tool_options *o)
 		case OPT_ASYNC:
 			o->async = 1;
 			break;
+		case 'j':
 		case OPT_JSON:
 			o->json = 1;
+			break;
+		case '4':
+		case '6':
+			o->hints.ai_family = c == '4' ? AF_INET : AF_INET6;
+			o->hints.ai_flags |= RAI_FAMILY;
+			break;
+		case 'n':
+			o->hints.ai_flags |= RAI_NUMERICHOST;
+			break;
+		case OPT_INFO:
+			o->info = 1;
+			break;
+		case OPT_STATS:
+			o->stats = 1;
 			break;
 		case 'h':
 			tool_usage(stdout);
@@ -137,6 +164,13 @@ static int tool_parse(int argc, char **argv, struct tool_options *o)
 	}
 
 	npos = argc - optind;
+	if (o->info || o->stats) {
+		if (npos || (o->info && o->stats)) {
+			tool_usage(stderr);
+			return -1;
+		}
+		return 0;
+	}
 	if ((o->hints.ai_flags & RAI_SA) && npos == 1) {
 		o->service = argv[optind];
 	} else if (npos == 1 || npos == 2) {
@@ -271,6 +305,9 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	if (tool_parse(argc, argv, &o))
 		return 2;
+	if (o.info || o.stats)
+		return (o.info ? tool_info(stdout, o.json) :
+				 tool_stats(stdout, o.json)) ? 1 : 0;
 	ret = o.async ? tool_resolve_async(&o, &res) : tool_resolve_sync(&o, &res);
 	if (ret)
 		return 1;

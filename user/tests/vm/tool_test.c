@@ -3,7 +3,9 @@
  * rdma-addrinfo(1) in the VM: one line per result with family, destination,
  * port or service ID, source, device and port; JSON; errors and exit status.
  */
+#include <grp.h>
 #include <sched.h>
+#include <unistd.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 
@@ -199,6 +201,88 @@ TEST(librdmacm_s_failure_says_its_errno)
 		SKIP(return, "no empty /dev/infiniband, or librdmacm answered (%d)",
 		     WEXITSTATUS(status));
 	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("%s", out);
+}
+
+/*
+ * --info and --stats as a user without privilege (nobody) in a container
+ * of its own (a user and a network namespace, as unshare -Urn): the
+ * counters are the new namespace's (nothing yet, though the VM's own have
+ * counted every earlier test), no resolver is registered there, and the
+ * caller holds no request.
+ */
+TEST(info_and_stats_for_an_unprivileged_user_in_a_container)
+{
+	int pipefd[2], status;
+	char out[4096];
+	size_t len;
+	ssize_t n;
+	pid_t pid;
+
+	/* Something counted in the VM's namespace before. */
+	ASSERT_EQ(0, rai_run_tool("--noroute -n 127.0.0.1 7471", out,
+				  sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool("--stats", out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "\nrequests 0\n")) TH_LOG("%s", out);
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		static const char want_stats[] =
+			"{\"resolvers\":0,\"requests\":0,\"completed\":0,"
+			"\"failed\":0,\"cancelled\":0,\"events_dropped\":0,"
+			"\"numeric\":0}\n";
+		int ok;
+
+		close(pipefd[0]);
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+			_exit(3);
+		status = rai_run_tool("--stats -j", out, sizeof(out));
+		ok = status == 0 && !strcmp(out, want_stats);
+		dprintf(pipefd[1], "stats: exit %d: %s", status, out);
+		status = rai_run_tool("--info", out, sizeof(out));
+		ok = ok && status == 0 && strstr(out, "\nfeatures ") &&
+		     strstr(out, " stats") &&
+		     strstr(out, "\nresolver none (0 in this network namespace)\n");
+		dprintf(pipefd[1], "info: exit %d: %s", status, out);
+		status = rai_run_tool("--info -j", out, sizeof(out));
+		ok = ok && status == 0 && strstr(out, "\"own_requests\":0,") &&
+		     strstr(out, "\"resolvers\":0,") && out[0] == '{';
+		dprintf(pipefd[1], "info -j: exit %d: %s", status, out);
+		_exit(ok ? 0 : 1);
+	}
+	close(pipefd[1]);
+	/* All of it: the child writes three times (a short read: SIGPIPE). */
+	len = 0;
+	while (len < sizeof(out) - 1 &&
+	       (n = read(pipefd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(pipefd[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3)
+		SKIP(return, "no user namespace for nobody");
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("%s", out);
+}
+
+/* --stats and --info take no NODE; -4 and -6 are --family. */
+TEST(info_stats_and_short_options)
+{
+	char out[4096], want[512], args[128];
+
+	EXPECT_EQ(2, rai_run_tool("--stats " RAI_ZONE_PEER, out, sizeof(out)));
+	EXPECT_EQ(2, rai_run_tool("--info --stats", out, sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool("-4 " RAI_ZONE_PEER " 4791", out,
+				  sizeof(out)));
+	ASSERT_EQ(0, rai_run_tool("--family inet " RAI_ZONE_PEER " 4791", want,
+				  sizeof(want)));
+	EXPECT_STREQ(want, out);
+	snprintf(args, sizeof(args), "-j -n --noroute %s", RAI_IP4_B);
+	ASSERT_EQ(0, rai_run_tool(args, out, sizeof(out)));
+	EXPECT_EQ('[', out[0]) TH_LOG("%s", out);
 }
 
 TEST_HARNESS_MAIN
