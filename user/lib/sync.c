@@ -187,6 +187,20 @@ static int rai_port_has_no_sa(int eai, int err)
 		(err == EHOSTUNREACH || err == ENODEV || err == EOPNOTSUPP));
 }
 
+/*
+ * Errors after which the next port is asked too: no SA there, or its SA
+ * had no record or failed (rdma-core 60+ tries the next port after any
+ * failure on one; a dual-rail host's second subnet may have the record).
+ * Not a local failure (memory, the module's own errors).
+ */
+static int rai_port_try_next(int eai, int err)
+{
+	return rai_port_has_no_sa(eai, err) || eai == EAI_NONAME ||
+	       eai == EAI_FAIL || eai == EAI_AGAIN ||
+	       (eai == EAI_SYSTEM && (err == ETIMEDOUT || err == EREMOTEIO ||
+				      err == ENETUNREACH));
+}
+
 static int rai_try_device(int fd, struct rai_request *req,
 			  struct ibv_device *dev, struct rdma_addrinfo **res,
 			  int *last_eai, int *last_err)
@@ -195,7 +209,7 @@ static int rai_try_device(int fd, struct rai_request *req,
 	struct ibv_port_attr port;
 	struct ibv_context *ctx;
 	uint8_t p;
-	int ret;
+	int ret, err;
 
 	ctx = ibv_open_device(dev);
 	if (!ctx)
@@ -210,9 +224,14 @@ static int rai_try_device(int fd, struct rai_request *req,
 			sizeof(req->cmd.ibdev_name) - 1);
 		req->cmd.port_num = p;
 		ret = rai_resolve_sync(fd, req, res);
-		*last_eai = ret;
-		*last_err = errno;
-		if (!ret || !rai_port_has_no_sa(ret, *last_err)) {
+		err = errno;
+		/* the first port's SA answer, over a later "no SA there" */
+		if (!ret || !rai_port_has_no_sa(ret, err) ||
+		    rai_port_has_no_sa(*last_eai, *last_err)) {
+			*last_eai = ret;
+			*last_err = err;
+		}
+		if (!ret || !rai_port_try_next(ret, err)) {
 			ibv_close_device(ctx);
 			return 0;
 		}
@@ -222,10 +241,11 @@ static int rai_try_device(int fd, struct rai_request *req,
 }
 
 /**
- * rai_resolve_sync_sa_ports - run an SA request on the first port that
- * has an SA
+ * rai_resolve_sync_sa_ports - run an SA request on each active port in
+ * turn until one's SA answers with records
  *
- * Return: as rai_resolve_sync(); EAI_SYSTEM with errno ENODEV when no
+ * Return: as rai_resolve_sync(); when no port answers, the first SA's
+ * error (EAI_NONAME: no record), EAI_SYSTEM with errno ENODEV when no
  * active port exists, or the last "no SA" error when no port has one.
  */
 int rai_resolve_sync_sa_ports(int fd, struct rai_request *req,

@@ -25,6 +25,9 @@
  *   status=0xNNNN     MAD status to answer with (mode=status)
  *   drop=N            ignore the next N requests, then answer (persisted
  *                     by counting: requests number <= drop are ignored)
+ *   empty_first=N     the first N ServiceRecord requests (counted as the
+ *                     MADs are, reset with them) find no record: the
+ *                     port asked first has none, the next one has them
  *
  * Modes:
  *   normal     answer correctly
@@ -138,6 +141,7 @@ struct control {
 	unsigned int delay_ms;
 	uint16_t status;
 	unsigned long drop;
+	unsigned long empty_first;
 };
 
 struct record {
@@ -166,6 +170,7 @@ static struct pending *pending_head;
 
 static volatile sig_atomic_t want_dump, want_reset, want_exit;
 static unsigned long mad_count;
+static unsigned long sr_count;	/* ServiceRecord requests (empty_first) */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -472,6 +477,8 @@ static void read_control(struct control *c)
 				c->status = v;
 			else if (!strcmp(line, "drop"))
 				c->drop = v;
+			else if (!strcmp(line, "empty_first"))
+				c->empty_first = v;
 		}
 	}
 	fclose(f);
@@ -630,7 +637,8 @@ static void queue_answer(const void *req_umad, const uint8_t *req,
 		mad[OFF_DATA + 7] = 18;			/* RespTimeValue */
 		data_len = CPI_LEN;
 		nmatch = 1;
-	} else if (!status && c->mode != MODE_EMPTY) {
+	} else if (!status && c->mode != MODE_EMPTY &&
+		   !(attr == ATTR_SERVICE_REC && ++sr_count <= c->empty_first)) {
 		for (size_t i = 0; i < nrecords; i++) {
 			const uint8_t *w = records[i].wire;
 			bool m = attr == records[i].attr &&
@@ -871,6 +879,7 @@ int main(int argc, char **argv)
 		if (want_reset) {
 			want_reset = 0;
 			mad_count = 0;
+			sr_count = 0;
 			write_count();
 		}
 		flush_due();

@@ -186,6 +186,37 @@ TEST_F(sa, unknown_service_is_eai_noname)
 					       &hints, &res));
 }
 
+/*
+ * A dual-rail host: the port asked first finds no record, the next one
+ * has it (rdma-core 60+'s ucma_getaddrinfo_sa() goes on to the next port;
+ * the library stopped at the first port with an SA: EAI_NONAME).
+ */
+TEST_F(sa, rai_sa_asks_the_next_port_when_one_has_no_record)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+	struct rdma_addrinfo *res = NULL;
+
+	RAI_RETURN_IF_SKIPPED();
+
+	ASSERT_EQ(0, sa_world_run("mode normal empty_first=1"));
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "svc-a", &hints, &res));
+	ASSERT_EQ(1, rai_count(res));
+	EXPECT_EQ(SID_A, sid_of(res));
+	rdma_freeaddrinfo(res);
+}
+
+/* No port's SA has the record: EAI_NONAME, not the last port's "no SA". */
+TEST_F(sa, rai_sa_no_record_on_any_port_is_eai_noname)
+{
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
+	struct rdma_addrinfo *res = NULL;
+
+	RAI_RETURN_IF_SKIPPED();
+
+	ASSERT_EQ(0, sa_world_run("mode normal empty_first=100"));
+	ASSERT_EQ(EAI_NONAME, rdma_getaddrinfo(NULL, "svc-a", &hints, &res));
+}
+
 TEST_F(sa, sa_error_status_is_eai_fail)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
