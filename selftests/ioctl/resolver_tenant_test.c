@@ -510,13 +510,18 @@ TEST_F_TIMEOUT(tenant, root_containers_fill_their_resolver_shares_not_host_roots
 	};
 	long long q0 = rai_stat("resolver_outstanding"), q1, q2;
 	struct rtt_child c[RTT_SHARE_TENANTS];
-	struct rtt_param pr = {}, pn = {};
+	struct rtt_param pr = {}, pn = {}, pw = {}, pt = {};
 	int i, started = 0, full = 0, host;
 
+	/* Queued names must outlive a slow (debug) kernel's start of all. */
+	rtt_param_push(&pw, "resolver_wait_ms", "600000");
+	rtt_param_push(&pt, "dns_timeout_ms", "0");
 	if (rtt_param_push(&pr, "resolver_max_per_user", "2") ||
 	    rtt_param_push(&pn, "resolver_max_names_per_user", "100")) {
 		rtt_param_pop(&pr);
 		rtt_param_pop(&pn);
+		rtt_param_pop(&pw);
+		rtt_param_pop(&pt);
 		ASSERT_TRUE(0) TH_LOG("parameters not set");
 	}
 	/* The containers and the nobody namespace at once, then host root. */
@@ -544,6 +549,8 @@ TEST_F_TIMEOUT(tenant, root_containers_fill_their_resolver_shares_not_host_roots
 	host = started == RTT_SHARE_TENANTS ? (int)(q2 - q1) : -1;
 	rtt_param_pop(&pr);
 	rtt_param_pop(&pn);
+	rtt_param_pop(&pw);
+	rtt_param_pop(&pt);
 	TH_LOG("%d tenants (6 root containers, nobody, host root last): %d got their 2 resolvers and EDQUOT on the third; %lld names queued before host root, host root queued %d",
 	       RTT_SHARE_TENANTS, full, q1 - q0, host);
 	ASSERT_EQ(RTT_SHARE_TENANTS, started);
