@@ -12,8 +12,8 @@
  *   PROGRAM -t GLOB [-t GLOB]  on the command line, added to the above
  *   PROGRAM -l                 lists every case and exits
  * With none of them every case runs, as before.  After each case a line
- * "# case FIXTURE.TEST: N.N s" says how long it took (what make check's
- * time is spent on; selftests/tally sums them).  A program none of whose
+ * "# case FIXTURE.TEST: N.N s" says how long it took (which cases make
+ * check's time goes to: selftests/README.md).  A program none of whose
  * cases is chosen prints a plan of 0 and passes; run-suite fails the run
  * if RAI_TEST_CASE chose no case of any program.
  */
