@@ -205,6 +205,31 @@ static int rai_ipv4_node(struct rai_request *req, const char **node,
 }
 
 /*
+ * A name glibc's resolver cannot put in a query (ns_name_pton(): an empty
+ * label, "a..b" or ".a", or one longer than 63 bytes): glibc answers it
+ * from /etc/hosts or with EAI_NONAME, and the module's DNS path would
+ * fail it otherwise; librdmacm's own call looks it up (RAI_GLIBC_NAME).
+ * "." (the root) and a trailing dot are names.
+ */
+static int rai_name_unencodable(const char *node)
+{
+	const char *label = node, *dot;
+	size_t len;
+
+	if (!strcmp(node, "."))
+		return 0;
+	for (;;) {
+		dot = strchr(label, '.');
+		len = dot ? (size_t)(dot - label) : strlen(label);
+		if (len > 63 || (!len && dot))
+			return 1;
+		if (!dot)
+			return 0;
+		label = dot + 1;
+	}
+}
+
+/*
  * Whether the hints' source goes to the kernel, which takes the results'
  * family from it when none is asked.  librdmacm asks glibc without it and
  * only echoes it: with ai_family AF_UNSPEC, the source restricts nothing
@@ -287,7 +312,7 @@ static void rai_keep_caller_args(struct rai_caller_args *a,
  * rai_build_request - fill @req for RESOLVE
  *
  * Return: 0 or an EAI_* code (see rai_check_hints(), rai_map_service()),
- * or RAI_GLIBC_NAME (rai_ipv4_node()).  The
+ * or RAI_GLIBC_NAME (rai_ipv4_node(), rai_name_unencodable()).  The
  * context, flags, src_addr and ibdev_name of an rdma_cm_id are the
  * caller's to add; req->shape is what the results take from the hints.
  */
@@ -318,6 +343,8 @@ int rai_build_request(struct rai_request *req, const char *node,
 	}
 	rai_shape_from_hints(&req->shape, node, hints);
 	if (node && !rai_node_is_literal(node)) {
+		if (!(flags & RAI_NUMERICHOST) && rai_name_unencodable(node))
+			return RAI_GLIBC_NAME;
 		req->ctx |= RAI_CTX_NAME;
 		rai_keep_caller_args(&req->caller, service, hints);
 	}

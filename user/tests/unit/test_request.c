@@ -274,8 +274,11 @@ TEST(node_longer_than_255_bytes_is_eai_noname)
 {
 	struct rai_request req;
 	char node[RDMA_ADDRINFO_NAME_MAX + 2];
+	size_t i;
 
-	memset(node, 'a', sizeof(node) - 1);
+	/* labels of 60 bytes: a name glibc can ask DNS for */
+	for (i = 0; i < sizeof(node) - 1; i++)
+		node[i] = i % 61 == 60 ? '.' : 'a';
 	node[sizeof(node) - 1] = '\0';
 	ASSERT_EQ(EAI_NONAME, rai_build_request(&req, node, NULL, NULL));
 	node[RDMA_ADDRINFO_NAME_MAX] = '\0';
@@ -391,6 +394,29 @@ TEST(rai_sa_hints_are_its_flags_alone)
 	EXPECT_EQ(1, req.shape.sa);
 }
 
+/*
+ * Names glibc's resolver cannot put in a query (issue 33, "a..b"): an
+ * empty label or one above 63 bytes is librdmacm's to look up, as glibc
+ * does; with RAI_NUMERICHOST it is no literal (EAI_NONAME, the kernel's).
+ */
+TEST(name_with_an_empty_or_long_label_is_glibc_s)
+{
+	struct rdma_addrinfo numeric = { .ai_flags = RAI_NUMERICHOST };
+	char name[80];
+	struct rai_request req;
+
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, "a..b", "1", NULL));
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, ".a", "1", NULL));
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, "a.b..", "1", NULL));
+	memset(name, 'x', 64);
+	strcpy(name + 64, ".example");
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, name, "1", NULL));
+	strcpy(name + 63, ".example");		/* 63 bytes: a label */
+	EXPECT_EQ(0, rai_build_request(&req, name, "1", NULL));
+	EXPECT_EQ(0, rai_build_request(&req, "a.b.", "1", NULL));
+	EXPECT_EQ(0, rai_build_request(&req, ".", "1", NULL));
+	EXPECT_EQ(0, rai_build_request(&req, "a..b", "1", &numeric));
+}
 
 /*
  * With ai_family AF_UNSPEC the hints' source restricts nothing, as in
