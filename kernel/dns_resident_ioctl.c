@@ -98,17 +98,9 @@ out:
 /* Is @a a well-formed answer?  Its list is parsed afterwards. */
 static bool rai_resident_answer_ok(const struct rdma_addrinfo_resolver_answer *a)
 {
-	switch (a->error) {
-	case 0:
+	if (!a->error)
 		return memchr(a->addrs, '\0', sizeof(a->addrs));
-	case ENXIO:
-	case ENODATA:
-	case EAGAIN:
-	case EREMOTEIO:
-		return true;
-	default:
-		return false;
-	}
+	return rdma_addrinfo_resolver_error(a->error);
 }
 
 /* One answer of RESOLVER_ANSWER, counted in @out. */
