@@ -186,7 +186,7 @@ static long rai_resident_register(struct rai_file *file, struct file *filp,
 	if (!file_ns_capable(filp, file->net->user_ns, CAP_NET_ADMIN) ||
 	    !ns_capable(file->net->user_ns, CAP_NET_ADMIN))
 		return -EPERM;
-	if (READ_ONCE(file->resident))
+	if (READ_ONCE(file->dns.resident))
 		return -EBUSY;
 	rai_resident_terms(&reg);
 	/* Said before anything is registered: a fault leaves nothing. */
@@ -213,7 +213,7 @@ long rai_resident_ioctl(struct rai_file *file, struct file *filp,
 	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_REGISTER)
 		return rai_resident_register(file, filp, arg);
 	/* Set once, cleared only by release: no other call is running. */
-	r = READ_ONCE(file->resident);
+	r = READ_ONCE(file->dns.resident);
 	if (!r)
 		return -EINVAL;
 	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_TAKE)

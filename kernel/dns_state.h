@@ -2,8 +2,8 @@
 /*
  * rdma_addrinfo: what the DNS wing keeps in other files' objects, one
  * struct in each: struct rai_user embeds a struct rai_dns_user, struct
- * rai_request a struct rai_dns_request.  Their owners (user.c,
- * request.c) only set them up and check them through the
+ * rai_request a struct rai_dns_request, struct rai_file a struct
+ * rai_dns_file.  Their owners (user.c, request.c) only set them up and check them through the
  * helpers here; each field belongs to one DNS file, under the lock named
  * beside it.
  */
@@ -34,6 +34,16 @@ struct rai_dns_user {
 	struct list_head turn;
 	unsigned long dispatched;
 	unsigned int nr_keys;
+};
+
+/**
+ * struct rai_dns_file - what the DNS wing keeps of one open file
+ * @resident: the resident resolver the file registered, or NULL
+ *	(kernel/dns_resident.c: set once under rai_resident_lock, cleared
+ *	only by the file's release; read with READ_ONCE() by the ioctls)
+ */
+struct rai_dns_file {
+	struct rai_resident *resident;
 };
 
 /**

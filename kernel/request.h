@@ -27,7 +27,6 @@ struct mem_cgroup;
 struct net;
 struct rai_backend_ops;
 struct rai_request;
-struct rai_resident;
 struct rai_user;
 
 /**
@@ -47,8 +46,8 @@ struct rai_user;
  * @ref: the file itself and every request of it hold one
  * @last_user: the user of the last RESOLVE on the file (referenced), so
  *	that a user's struct rai_user is not made anew for every request
- * @resident: the resident resolver the file registered, or NULL
- *	(kernel/dns_resident.c)
+ * @dns: the DNS wing's (the resident resolver the file registered:
+ *	kernel/dns_state.h)
  */
 struct rai_file {
 	struct xarray handles;
@@ -61,7 +60,7 @@ struct rai_file {
 	atomic_t nr_requests;
 	struct kref ref;
 	struct rai_user *last_user;
-	struct rai_resident *resident;
+	struct rai_dns_file dns;
 };
 
 enum rai_request_state {
