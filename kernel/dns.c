@@ -278,8 +278,11 @@ static void rai_dns_drop(struct rai_request *req)
 {
 	struct rai_dns_route *route = &req->dns.route;
 
-	rai_resident_put(route->resident);
-	route->resident = NULL;
+	/* Mostly none: no call for nothing on every request's way. */
+	if (route->resident) {
+		rai_resident_put(route->resident);
+		route->resident = NULL;
+	}
 }
 
 /*
@@ -366,7 +369,8 @@ static bool rai_dns_answer_now(struct rai_request *req)
 
 	if (rai_dns_answerable(req, r) &&
 	    rai_dns_answer_cached(req, r, true, false)) {
-		rai_resident_put(r);
+		if (r)
+			rai_resident_put(r);
 		return true;
 	}
 	req->dns.route.resident = r;
