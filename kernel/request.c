@@ -403,6 +403,9 @@ static void rai_request_free(struct rai_request *req)
 	struct rai_file *file = req->file;
 
 	WARN_ON_ONCE(req->event_queued);
+	/* What its backend still holds for it (never started, say). */
+	if (req->backend && req->backend->drop)
+		req->backend->drop(req);
 	if (req->results_charged)
 		rai_user_uncharge_bytes(req->user, req->results_charged);
 	rai_results_free(req->results);
@@ -453,24 +456,6 @@ void rai_request_charge_end(struct mem_cgroup *old)
 bool rai_request_cancelled(struct rai_request *req)
 {
 	return READ_ONCE(req->state) == RAI_REQ_CANCELLED;
-}
-
-/* The family results must have: requested, else that of the source. */
-u16 rai_request_family(const struct rai_request *req)
-{
-	if (req->family != AF_UNSPEC)
-		return req->family;
-	if (req->src_len)
-		return req->src.sa.sa_family;
-	return AF_UNSPEC;
-}
-
-/* Whether @req accepts an IP address of family @family in its results. */
-bool rai_request_wants(const struct rai_request *req, u16 family)
-{
-	u16 want = rai_request_family(req);
-
-	return want == AF_UNSPEC || want == AF_IB || want == family;
 }
 
 /*

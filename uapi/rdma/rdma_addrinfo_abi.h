@@ -116,6 +116,7 @@
 #define _UAPI_RDMA_ADDRINFO_ABI_H
 
 #include <linux/types.h>
+#include <linux/errno.h>
 #include <linux/ioctl.h>
 
 #define RDMA_ADDRINFO_ABI_VERSION	1
@@ -524,8 +525,9 @@ struct rdma_addrinfo_destroy {
  * RESOLVER_ANSWER reads @count answers (struct
  * rdma_addrinfo_resolver_answer).  An answer whose id is no longer
  * outstanding (answered, past its deadline) is ignored and counted in
- * @stale.  An answer that is not well formed (@error not one of 0, ENXIO,
- * ENODATA, EAGAIN, EREMOTEIO; @addrs not NUL-terminated, empty with
+ * @stale.  An answer that is not well formed (@error neither 0 nor one of
+ * rdma_addrinfo_resolver_error(): ENXIO, ENODATA, EAGAIN, EREMOTEIO;
+ * @addrs not NUL-terminated, empty with
  * @error 0, or holding anything but numeric IPv4/IPv6 addresses
  * separated by commas and at most one canonical name) completes its
  * requests with -EPROTO and is counted in @malformed; the other answers
@@ -609,6 +611,31 @@ struct rdma_addrinfo_resolver_answer {
 	__u32 ttl;
 	char addrs[RDMA_ADDRINFO_RESOLVER_ADDRS_SIZE];
 };
+
+/**
+ * rdma_addrinfo_resolver_error - may a resolver answer with this error?
+ * @error: an answer's @error (a positive errno)
+ *
+ * The resident resolver's error set, the failures an answer may carry:
+ * ENXIO (no such name), ENODATA (the name has no address), EAGAIN
+ * (temporary failure) and EREMOTEIO (the servers refused).  The module
+ * takes an answer with any other non-zero @error for malformed; a
+ * resolver maps its other failures to EAGAIN.
+ *
+ * Return: 1 when @error is one of the set, else 0 (also for 0: no error).
+ */
+static inline int rdma_addrinfo_resolver_error(__s32 error)
+{
+	switch (error) {
+	case ENXIO:
+	case ENODATA:
+	case EAGAIN:
+	case EREMOTEIO:
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 /**
  * struct rdma_addrinfo_resolver_answers - RESOLVER_ANSWER (in/out)
