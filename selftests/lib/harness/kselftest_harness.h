@@ -11,7 +11,9 @@
  *   RAI_TEST_CASE="GLOB ..."  in the environment (run-suite passes it on)
  *   PROGRAM -t GLOB [-t GLOB]  on the command line, added to the above
  *   PROGRAM -l                 lists every case and exits
- * With none of them every case runs, as before.  A program none of whose
+ * With none of them every case runs, as before.  After each case a line
+ * "# case FIXTURE.TEST: N.N s" says how long it took (what make check's
+ * time is spent on; selftests/tally sums them).  A program none of whose
  * cases is chosen prints a plan of 0 and passes; run-suite fails the run
  * if RAI_TEST_CASE chose no case of any program.
  */
@@ -20,6 +22,7 @@
 
 #include_next <kselftest_harness.h>
 #include <fnmatch.h>
+#include <time.h>
 
 #define RAI_HARNESS_MAX_GLOBS 32
 
@@ -120,11 +123,18 @@ static int rai_harness_run(int argc, char **argv)
 	else
 		ksft_print_msg("Starting %u tests.\n", all);
 	RAI_HARNESS_EACH {
+		struct timespec t0, t1;
+
 		if (!rai_harness_chosen(&flt, full, t->name))
 			continue;
 		count++;
 		t->results = results;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		__run_test(f, v, t);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ksft_print_msg("case %s: %.1f s\n", full,
+			       (double)(t1.tv_sec - t0.tv_sec) +
+			       (t1.tv_nsec - t0.tv_nsec) / 1e9);
 		t->results = NULL;
 		if (t->passed)
 			pass_count++;
