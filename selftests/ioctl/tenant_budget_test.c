@@ -14,7 +14,8 @@
  *    their results;
  *  - 16 sibling containers, each at its cap: host root still resolves;
  *  - containers filling max_requests together leave host root
- *    max_requests_host_reserve;
+ *    max_requests_host_reserve, clamped to a quarter of max_requests so
+ *    that containers keep the rest;
  *  - and namespaces still gain nothing: one that an ordinary user makes,
  *    or one nested in a container, takes from its maker's share.
  *
@@ -418,6 +419,57 @@ TEST_F(tenant, rootful_containers_filling_max_requests_leave_host_root_its_reser
 	EXPECT_LE(1, enfile);
 	EXPECT_EQ(REQUESTS_CAP, got);
 	EXPECT_EQ(0, err);
+}
+
+/*
+ * The reserve is clamped to a quarter of max_requests: with max_requests
+ * at 12 (limits_test's small set) and the default reserve of 16384, two
+ * containers filling their shares hold 9 between them and host root its
+ * 3 (and no more), which GET_INFO reports.  Before, the raw reserve took
+ * all 12: the containers got ENFILE on their first request.
+ */
+#define TB_SMALL_MAX		12
+
+TEST_F(tenant, reserve_above_max_requests_is_clamped_to_a_quarter)
+{
+	char old_max[32], old_reserve[32] = "", cap[16];
+	int i, got, err = 0, held = 0, enfile = 0, reserve;
+	struct rdma_addrinfo_info info;
+
+	ASSERT_EQ(0, rai_param_get("max_requests", old_max, sizeof(old_max)));
+	snprintf(cap, sizeof(cap), "%d", TB_SMALL_MAX);
+	ASSERT_EQ(0, rai_param_set("max_requests", cap));
+	reserve = !rai_param_get("max_requests_host_reserve", old_reserve,
+				 sizeof(old_reserve));
+	if (reserve)
+		EXPECT_EQ(0, rai_param_set("max_requests_host_reserve",
+					   "16384"));
+	memset(&info, 0xa5, sizeof(info));
+	EXPECT_EQ(0, rai_get_info(self->fd, &info));
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, tb_container_start(&self->c[i], i,
+						REQUESTS_CAP + 1, false));
+	for (i = 0; i < 2; i++) {
+		got = tb_container_result(&self->c[i], &err);
+		held += got > 0 ? got : 0;
+		enfile += err == -ENFILE;
+	}
+	got = tb_hold_requests(self->fd, TB_SMALL_MAX, &err);
+	for (i = 0; i < 2; i++)
+		tb_container_stop(&self->c[i]);
+	rai_param_set("max_requests", old_max);
+	if (reserve)
+		rai_param_set("max_requests_host_reserve", old_reserve);
+	TH_LOG("max_requests %d, reserve 16384: GET_INFO reserve %u; containers held %d (%d stopped by ENFILE); host root then %d, then %d",
+	       TB_SMALL_MAX, info.max_requests_host_reserve, held, enfile,
+	       got, err);
+	EXPECT_TRUE(reserve) TH_LOG("no max_requests_host_reserve");
+	EXPECT_EQ(TB_SMALL_MAX, info.max_requests_total);
+	EXPECT_EQ(TB_SMALL_MAX / 4, info.max_requests_host_reserve);
+	EXPECT_EQ(TB_SMALL_MAX - TB_SMALL_MAX / 4, held);
+	EXPECT_EQ(2, enfile);
+	EXPECT_EQ(TB_SMALL_MAX / 4, got);
+	EXPECT_EQ(-ENFILE, err);
 }
 
 /*
