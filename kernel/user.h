@@ -59,7 +59,8 @@ static inline bool rai_user_in_host(const struct rai_user *user)
 /*
  * Of a module-wide cap @max, the part only the host's callers may use:
  * the parameter @reserve, but at most a quarter of @max, so that
- * containers always keep three quarters (max_requests_host_reserve).
+ * containers always keep three quarters (max_requests_host_reserve,
+ * max_upcalls_host_reserve, dns_max_keys_host_reserve).
  */
 static inline unsigned int rai_host_reserve(unsigned int reserve,
 					    unsigned int max)
