@@ -235,9 +235,11 @@ FIXTURE_TEARDOWN(resolved)
 /* READY=1 with the first STATUS= line: nothing answered yet. */
 TEST_F_TIMEOUT(resolved, says_ready_once_registered, RESOLVED_TEST_S)
 {
+	static const char want[] = "READY=1\nSTATUS=registered, ";
+
 	RAI_RETURN_IF_SKIPPED();
 
-	EXPECT_EQ(0, strncmp(self->ready, "READY=1\nSTATUS=registered, ", 28))
+	EXPECT_EQ(0, strncmp(self->ready, want, sizeof(want) - 1))
 		TH_LOG("%s", self->ready);
 	EXPECT_NE(NULL, strstr(self->ready, " threads: 0 names answered"))
 		TH_LOG("%s", self->ready);
@@ -303,7 +305,8 @@ TEST_F_TIMEOUT(resolved, status_says_the_names_answered, RESOLVED_TEST_S)
 		if (strstr(msg, ": 1 names answered"))
 			break;
 	}
-	EXPECT_EQ(0, strncmp(msg, "STATUS=registered, ", 19)) TH_LOG("%s", msg);
+	EXPECT_EQ(0, strncmp(msg, "STATUS=registered, ",
+			     strlen("STATUS=registered, "))) TH_LOG("%s", msg);
 	EXPECT_NE(NULL, strstr(msg, ": 1 names answered"))
 		TH_LOG("in %d ms, last: %s", waited, msg);
 }
@@ -378,7 +381,7 @@ TEST_F_TIMEOUT(resolved, a_second_resolver_is_refused_busy, RESOLVED_TEST_S)
 	EXPECT_EQ(1, WEXITSTATUS(status)) TH_LOG("%s", err);
 	EXPECT_NE(NULL, strstr(err, strerror(EBUSY))) TH_LOG("said: %s", err);
 	/* stderr a pipe: each line with its priority, LOG_ERR's <3>. */
-	EXPECT_TRUE(!strncmp(err, "<3>register: ", 13) ||
+	EXPECT_TRUE(!strncmp(err, "<3>register: ", strlen("<3>register: ")) ||
 		    strstr(err, "\n<3>register: ")) TH_LOG("said: %s", err);
 	/* The first one still serves. */
 	EXPECT_EQ(0, kill(self->pid, 0));
