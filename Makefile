@@ -94,6 +94,7 @@ style: $(CHECKPATCH)
 		-f $$files && echo "style: clean"
 	@scripts/dup-names
 	@scripts/include-circles
+	@scripts/call-circles
 	@scripts/kshim-check $(KDIR)
 
 sparse:

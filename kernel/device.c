@@ -26,9 +26,15 @@
 #include "sa_client.h"
 #include "stats.h"
 
-static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
+/*
+ * @size, the command's, versions the struct: from RDMA_ADDRINFO_INFO_SIZE_V1
+ * up, the module fills what both know of and zeroes the caller's rest.
+ */
+static long rai_ioctl_get_info(struct rai_file *file, void __user *arg,
+			       size_t size)
 {
 	struct rdma_addrinfo_info info;
+	size_t n = min(size, sizeof(info));
 
 	memset(&info, 0, sizeof(info));
 	info.abi_version = RDMA_ADDRINFO_ABI_VERSION;
@@ -46,9 +52,19 @@ static long rai_ioctl_get_info(struct rai_file *file, void __user *arg)
 	rai_request_info(&info);
 	rai_dns_slots_info(&info);
 	rai_sa_info(&info);
-	if (copy_to_user(arg, &info, sizeof(info)))
+	if (copy_to_user(arg, &info, n) ||
+	    (size > n && clear_user(arg + n, size - n)))
 		return -EFAULT;
 	return 0;
+}
+
+/* GET_INFO of any size it versions (see rai_ioctl_get_info()). */
+static bool rai_is_get_info(unsigned int cmd)
+{
+	return _IOC_TYPE(cmd) == _IOC_TYPE(RDMA_ADDRINFO_IOC_GET_INFO) &&
+	       _IOC_NR(cmd) == _IOC_NR(RDMA_ADDRINFO_IOC_GET_INFO) &&
+	       _IOC_DIR(cmd) == _IOC_READ &&
+	       _IOC_SIZE(cmd) >= RDMA_ADDRINFO_INFO_SIZE_V1;
 }
 
 /*
@@ -188,9 +204,9 @@ static long rai_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	struct rai_file *file = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 
+	if (rai_is_get_info(cmd))
+		return rai_ioctl_get_info(file, uarg, _IOC_SIZE(cmd));
 	switch (cmd) {
-	case RDMA_ADDRINFO_IOC_GET_INFO:
-		return rai_ioctl_get_info(file, uarg);
 	case RDMA_ADDRINFO_IOC_GET_STATS:
 		return rai_ioctl_get_stats(file, uarg);
 	case RDMA_ADDRINFO_IOC_RESOLVE:

@@ -239,11 +239,50 @@ static struct rai_resident *rai_dns_route(struct rai_request *req)
 	return r;
 }
 
-/* A route no request took (its RESOLVE failed after answer_now missed). */
-void rai_dns_route_drop(struct rai_dns_route *route)
+/*
+ * A name that goes to the resolver must be a host name (the grammar is
+ * rai_dns_name_valid()'s, which checks resolvers' canonical names too):
+ * the dns_resolver key description is "[type:]name" and request-key's
+ * callout sees it.  Checked in RESOLVE before anything is queued, so a
+ * bad name never makes an upcall.
+ */
+static int rai_dns_check(const struct rai_names *n)
 {
-	rai_resident_put(route->resident);
-	route->resident = NULL;
+	return rai_dns_name_valid(n->node, n->node_len) ? 0 : -EINVAL;
+}
+
+/* A new request's (zeroed): nothing decided yet. */
+static void rai_dns_init_request(struct rai_request *req,
+				 const struct rai_names *n)
+{
+	rai_dns_request_init(&req->dns);
+}
+
+/*
+ * A RESOLVE_RESULTS that answer_now could not answer goes on with @to: the
+ * route @from decided, with its resolver's reference, and the cache
+ * looked at already (@from missed it).
+ */
+static void rai_dns_carry(struct rai_request *to, struct rai_request *from)
+{
+	rai_dns_request_init(&to->dns);
+	rai_dns_route_pass(&to->dns.route, &from->dns.route);
+	to->dns.looked = true;
+}
+
+/*
+ * A route no start took (its RESOLVE failed after answer_now missed, or
+ * the request was destroyed before it started): its resolver's reference.
+ */
+static void rai_dns_drop(struct rai_request *req)
+{
+	struct rai_dns_route *route = &req->dns.route;
+
+	/* Mostly none: no call for nothing on every request's way. */
+	if (route->resident) {
+		rai_resident_put(route->resident);
+		route->resident = NULL;
+	}
 }
 
 /*
@@ -295,8 +334,14 @@ static void rai_dns_start(struct rai_request *req)
 	struct rai_resident *r = rai_dns_route(req);
 
 	if (rai_dns_answerable(req, r)) {
-		/* Served in the RESOLVE ioctl: the event is queued at once. */
-		if (rai_dns_answer_cached(req, r, true, true))
+		/*
+		 * Served in the RESOLVE ioctl: the event is queued at once.
+		 * A RESOLVE_RESULTS looked already, in answer_now: its miss
+		 * is counted here, by the request that goes on.
+		 */
+		if (req->dns.looked)
+			rai_stat_inc(RAI_STAT_DNS_CACHE_MISSES);
+		else if (rai_dns_answer_cached(req, r, true, true))
 			goto out;
 		if (timeout_ms) {
 			rai_request_get(req);
@@ -316,7 +361,7 @@ out:
  * miss is counted by the request that then goes to the resolver; a caller
  * refused its view never gets an answer from the cache either.  On a miss
  * the route stays in @req (@dns.route, with its resolver's reference) for
- * the request the ioctl starts next (rai_dns_route_pass()).
+ * the request the ioctl starts next (rai_dns_carry()).
  */
 static bool rai_dns_answer_now(struct rai_request *req)
 {
@@ -324,7 +369,8 @@ static bool rai_dns_answer_now(struct rai_request *req)
 
 	if (rai_dns_answerable(req, r) &&
 	    rai_dns_answer_cached(req, r, true, false)) {
-		rai_resident_put(r);
+		if (r)
+			rai_resident_put(r);
 		return true;
 	}
 	req->dns.route.resident = r;
@@ -353,6 +399,10 @@ static void rai_dns_cancel(struct rai_request *req)
 const struct rai_backend_ops rai_dns_ops = {
 	.name = "dns",
 	.feature = RDMA_ADDRINFO_FEATURE_DNS,
+	.check = rai_dns_check,
+	.init = rai_dns_init_request,
+	.carry = rai_dns_carry,
+	.drop = rai_dns_drop,
 	.prepare = rai_dns_prepare,
 	.start = rai_dns_start,
 	.cancel = rai_dns_cancel,

@@ -6,10 +6,6 @@
 #ifndef _RAI_DNS_H
 #define _RAI_DNS_H
 
-struct rai_dns_route;
-
-void rai_dns_route_drop(struct rai_dns_route *route);
-
 int rai_dns_init(void);
 void rai_dns_exit(void);
 

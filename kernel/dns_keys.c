@@ -11,9 +11,10 @@
  * key's own and keyutils' is 60 s).  The module keeps a record of each
  * name it asked for that may have left a key, charged to the requesting
  * user until that key expires (a record of a name still being asked for
- * does not expire): at most dns_max_keys in all and
- * dns_max_keys_per_user per user and per share above it (a user
- * namespace's as a whole: kernel/user.c).  A name with a live record is answered
+ * does not expire): at most dns_max_keys in all, of which the last
+ * dns_max_keys_host_reserve (at most a quarter) are for the host's
+ * callers only, and dns_max_keys_per_user per user and per share above
+ * it (a user namespace's as a whole: kernel/user.c).  A name with a live record is answered
  * from the keyring (no new key); a new name beyond a budget fails with
  * -EAGAIN without an upcall; beyond half a budget a positive answer's key
  * is invalidated once read, so it is reaped at once and costs nothing.
@@ -43,9 +44,11 @@
 
 static unsigned int rai_dns_max_keys = 1024;
 static unsigned int rai_dns_max_keys_per_user = 256;
+static unsigned int rai_dns_max_keys_host_reserve = 256;
 
 RAI_PARAM_RANGE(dns_max_keys, 1, 1 << 20);
 RAI_PARAM_RANGE(dns_max_keys_per_user, 1, 1 << 20);
+RAI_PARAM_RANGE(dns_max_keys_host_reserve, 0, 1 << 20);
 
 module_param_cb(dns_max_keys, &rai_param_ops_dns_max_keys,
 		&rai_dns_max_keys, 0644);
@@ -55,6 +58,11 @@ module_param_cb(dns_max_keys_per_user, &rai_param_ops_dns_max_keys_per_user,
 		&rai_dns_max_keys_per_user, 0644);
 MODULE_PARM_DESC(dns_max_keys_per_user,
 		 "dns_resolver keys one user's requests may leave behind (default 256)");
+module_param_cb(dns_max_keys_host_reserve,
+		&rai_param_ops_dns_max_keys_host_reserve,
+		&rai_dns_max_keys_host_reserve, 0644);
+MODULE_PARM_DESC(dns_max_keys_host_reserve,
+		 "Of dns_max_keys, how many only callers of the initial user namespace (the host, not its containers) may leave behind, at most dns_max_keys/4 (the lower applies): containers' new names fail with EAGAIN once dns_max_keys minus that many are held (default 256)");
 
 #define RAI_DNS_NEG_KEY_S	60
 #define RAI_DNS_KEY_HASH_BITS	8
@@ -133,6 +141,9 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 {
 	unsigned int max = READ_ONCE(rai_dns_max_keys);
 	unsigned int umax = READ_ONCE(rai_dns_max_keys_per_user);
+	/* The host's reserve: the last keys are not a container's. */
+	unsigned int top = max - (rai_user_in_host(user) ? 0 :
+		rai_host_reserve(READ_ONCE(rai_dns_max_keys_host_reserve), max));
 	time64_t now = ktime_get_real_seconds();
 	u32 hash = rai_dns_key_hash(net, name, len);
 	struct rai_dns_key *key, *new;
@@ -159,7 +170,7 @@ struct rai_dns_key *rai_dns_key_charge(const struct net *net,
 		over |= u->dns.nr_keys + nr > umax;
 		half |= u->dns.nr_keys + nr > umax / 2;
 	}
-	if (rai_dns_nr_keys + nr > max || over) {
+	if (rai_dns_nr_keys + nr > top || over) {
 		spin_unlock(&rai_dns_key_lock);
 		kfree(new);
 		rai_stat_inc(RAI_STAT_DNS_KEYS_FULL);

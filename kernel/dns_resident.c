@@ -386,23 +386,14 @@ int rai_resident_answered(struct rai_resident *r, u64 id,
 	struct rai_dns_cache_key key = {
 		.net = r->net, .view = r->view_id, .helper = true, .source = r,
 	};
-	struct rai_resident_name *n;
-	int ret = 0;
+	int ret;
 
-	n = rai_resident_queue_claim(&r->queue, id);
-	if (!n) {
+	ret = rai_resident_queue_answer(&r->queue, id, answer, &key);
+	if (ret == -ENOENT) {
 		rai_stat_inc(RAI_STAT_RESOLVER_STALE);
-		return -ENOENT;
+		return ret;
 	}
-	if (answer->status == -EPROTO) {
-		rai_stat_inc(RAI_STAT_RESOLVER_MALFORMED);
-		ret = -EPROTO;
-	} else {
-		rai_stat_inc(RAI_STAT_RESOLVER_ANSWERS);
-		rai_dns_cache_remember(&key, n->name, n->len, answer);
-	}
-	rai_resident_hand_over(n, answer, rai_resident_fallback);
-	return ret;
+	return answer->status == -EPROTO ? -EPROTO : 0;
 }
 
 /* @r counts no more against the share of the user who registered it. */
@@ -501,12 +492,12 @@ int rai_resident_create(struct rai_file *file)
 	r->view_id = rai_dns_view_is_host(&r->view, r->net) ? 0 : 1;
 
 	spin_lock(&rai_resident_lock);
-	busy = file->resident || rai_resident_taken_view(r);
+	busy = file->dns.resident || rai_resident_taken_view(r);
 	if (!busy) {
 		if (r->view_id)
 			r->view_id = ++rai_resident_views;
 		list_add_rcu(&r->node, rai_resident_list(r->net));
-		WRITE_ONCE(file->resident, r);
+		WRITE_ONCE(file->dns.resident, r);
 	}
 	spin_unlock(&rai_resident_lock);
 	if (busy) {
@@ -527,7 +518,7 @@ int rai_resident_create(struct rai_file *file)
 __poll_t rai_resident_poll(struct rai_file *file, struct file *filp,
 			   poll_table *wait)
 {
-	struct rai_resident *r = READ_ONCE(file->resident);
+	struct rai_resident *r = READ_ONCE(file->dns.resident);
 
 	if (!r)
 		return 0;
@@ -541,7 +532,7 @@ __poll_t rai_resident_poll(struct rai_file *file, struct file *filp,
  */
 void rai_resident_release(struct rai_file *file)
 {
-	struct rai_resident *r = file->resident;
+	struct rai_resident *r = file->dns.resident;
 	unsigned int held;
 	LIST_HEAD(gone);
 
@@ -550,7 +541,7 @@ void rai_resident_release(struct rai_file *file)
 	spin_lock(&rai_resident_lock);
 	r->gone = true;
 	list_del_rcu(&r->node);
-	WRITE_ONCE(file->resident, NULL);
+	WRITE_ONCE(file->dns.resident, NULL);
 	spin_unlock(&rai_resident_lock);
 	held = rai_resident_queue_close(&r->queue, &gone);
 	cancel_delayed_work_sync(&r->deadline_work);

@@ -98,17 +98,9 @@ out:
 /* Is @a a well-formed answer?  Its list is parsed afterwards. */
 static bool rai_resident_answer_ok(const struct rdma_addrinfo_resolver_answer *a)
 {
-	switch (a->error) {
-	case 0:
+	if (!a->error)
 		return memchr(a->addrs, '\0', sizeof(a->addrs));
-	case ENXIO:
-	case ENODATA:
-	case EAGAIN:
-	case EREMOTEIO:
-		return true;
-	default:
-		return false;
-	}
+	return rdma_addrinfo_resolver_error(a->error);
 }
 
 /* One answer of RESOLVER_ANSWER, counted in @out. */
@@ -194,7 +186,7 @@ static long rai_resident_register(struct rai_file *file, struct file *filp,
 	if (!file_ns_capable(filp, file->net->user_ns, CAP_NET_ADMIN) ||
 	    !ns_capable(file->net->user_ns, CAP_NET_ADMIN))
 		return -EPERM;
-	if (READ_ONCE(file->resident))
+	if (READ_ONCE(file->dns.resident))
 		return -EBUSY;
 	rai_resident_terms(&reg);
 	/* Said before anything is registered: a fault leaves nothing. */
@@ -221,7 +213,7 @@ long rai_resident_ioctl(struct rai_file *file, struct file *filp,
 	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_REGISTER)
 		return rai_resident_register(file, filp, arg);
 	/* Set once, cleared only by release: no other call is running. */
-	r = READ_ONCE(file->resident);
+	r = READ_ONCE(file->dns.resident);
 	if (!r)
 		return -EINVAL;
 	if (cmd == RDMA_ADDRINFO_IOC_RESOLVER_TAKE)

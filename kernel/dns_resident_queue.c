@@ -48,11 +48,48 @@
 
 #include "charge.h"
 #include "dns_answer.h"
+#include "dns_cache.h"
 #include "dns_resident_owner.h"
 #include "dns_resident_queue.h"
 #include "request.h"
 #include "stats.h"
 #include "user.h"
+
+/**
+ * struct rai_resident_name - a name a resolver is asked for
+ * @id_node: in its queue's @by_id
+ * @name_node: in its queue's @by_name
+ * @entry: in its user's @names, the queue's @returned, (taken) the
+ *	queue's @taken, or once out of the queue a list of names to hand over
+ * @user: the tenant who asked first (struct rai_resident_user, below)
+ * @share: the share of kernel/user.c it is charged to, referenced
+ * @queue: the queue it is in (it leaves that queue once; the last request
+ *	that leaves a name not yet taken takes the name out)
+ * @reqs: the requests waiting for it (their @dns.resident_entry); they stay
+ *	here when the name leaves its queue, until it is handed over
+ * @id: what the resolver is told, and answers with
+ * @age: in the queue's @asked while not taken
+ * @deadline: jiffies when the name goes to the fallback: taken, its
+ *	answer's deadline; not taken, the end of its wait (resolver_wait_ms)
+ * @taken: taken by the resolver, not yet answered
+ * @len: bytes of @name
+ * @name: the name, NUL-terminated
+ */
+struct rai_resident_name {
+	struct hlist_node id_node;
+	struct hlist_node name_node;
+	struct list_head entry;
+	struct rai_resident_user *user;
+	struct rai_user *share;
+	struct rai_resident_queue *queue;
+	struct list_head reqs;
+	struct list_head age;
+	u64 id;
+	unsigned long deadline;
+	bool taken;
+	u32 len;
+	char name[];
+};
 
 /**
  * struct rai_resident_user - one tenant's names in a queue
@@ -404,17 +441,14 @@ void rai_resident_queue_untake(struct rai_resident_queue *q,
 	spin_unlock(&q->lock);
 }
 
-/**
- * rai_resident_queue_claim - the name @id of @q, out of it, for its answer
- * @q: the queue
- * @id: the name's id
- *
- * Return: the name, with its requests (the caller hands it over:
- * rai_resident_hand_over()), or NULL when @id is no name of @q (answered,
- * past its deadline, never given out, or of no request any more).
+/*
+ * The name @id of @q, out of it, for its answer.  Return: the name,
+ * with its requests (the caller hands it over: rai_resident_hand_over()),
+ * or NULL when @id is no name of @q (answered, past its deadline, never
+ * given out, or of no request any more).
  */
-struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
-						   u64 id)
+static struct rai_resident_name *
+rai_resident_queue_claim(struct rai_resident_queue *q, u64 id)
 {
 	struct rai_resident_name *n;
 
@@ -557,18 +591,16 @@ bool rai_resident_unwait(struct rai_request *req)
 	return waiting;
 }
 
-/**
- * rai_resident_hand_over - the requests of a name that left its queue
- * @n: the name (rai_resident_queue_claim()), freed here
- * @answer: delivered to each (rai_dns_answer_deliver()); NULL: each goes
- *	to @fallback instead
- * @fallback: takes a request with the DNS queue's reference
- *
- * A request cancelled meanwhile is no longer on @n: its cancel owned it.
+/*
+ * The requests of @n, a name that left its queue (claimed, expired,
+ * closed), freed here: @answer delivered to each
+ * (rai_dns_answer_deliver()), or, NULL, each to @fallback (which takes a
+ * request with the DNS queue's reference).  A request cancelled meanwhile
+ * is no longer on @n: its cancel owned it.
  */
-void rai_resident_hand_over(struct rai_resident_name *n,
-			    const struct rai_dns_answer *answer,
-			    void (*fallback)(struct rai_request *req))
+static void rai_resident_hand_over(struct rai_resident_name *n,
+				   const struct rai_dns_answer *answer,
+				   void (*fallback)(struct rai_request *req))
 {
 	struct rai_resident_queue *q = n->queue;
 	struct rai_request *req;
@@ -590,6 +622,35 @@ void rai_resident_hand_over(struct rai_resident_name *n,
 	}
 	spin_unlock(&q->lock);
 	kfree(n);
+}
+
+/**
+ * rai_resident_queue_answer - the answer to name @id of @q, to its requests
+ * @q: the queue
+ * @id: the name's id, as its resolver answered it
+ * @answer: the answer; -EPROTO: one that broke the protocol (counted and
+ *	delivered, not cached)
+ * @key: where a good answer is cached (kernel/dns_cache.c)
+ *
+ * Return: 0; -ENOENT when @id is no name of @q (answered, past its
+ * deadline, never given out, or of no request any more).
+ */
+int rai_resident_queue_answer(struct rai_resident_queue *q, u64 id,
+			      const struct rai_dns_answer *answer,
+			      const struct rai_dns_cache_key *key)
+{
+	struct rai_resident_name *n = rai_resident_queue_claim(q, id);
+
+	if (!n)
+		return -ENOENT;
+	if (answer->status == -EPROTO) {
+		rai_stat_inc(RAI_STAT_RESOLVER_MALFORMED);
+	} else {
+		rai_stat_inc(RAI_STAT_RESOLVER_ANSWERS);
+		rai_dns_cache_remember(key, n->name, n->len, answer);
+	}
+	rai_resident_hand_over(n, answer, NULL);
+	return 0;
 }
 
 /*

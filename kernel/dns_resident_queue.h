@@ -14,45 +14,9 @@
 #include <rdma/rdma_addrinfo_abi.h>
 
 struct rai_dns_answer;
+struct rai_dns_cache_key;
 struct rai_request;
-struct rai_resident_user;
 struct rai_user;
-
-/**
- * struct rai_resident_name - a name a resolver is asked for
- * @id_node: in its queue's @by_id
- * @name_node: in its queue's @by_name
- * @entry: in its user's @names, the queue's @returned, (taken) the
- *	queue's @taken, or once out of the queue a list of names to hand over
- * @user: the tenant who asked first (struct rai_resident_user)
- * @share: the share of kernel/user.c it is charged to, referenced
- * @queue: the queue it is in (it leaves that queue once; the last request
- *	that leaves a name not yet taken takes the name out)
- * @reqs: the requests waiting for it (their @dns.resident_entry); they stay
- *	here when the name leaves its queue, until it is handed over
- * @id: what the resolver is told, and answers with
- * @age: in the queue's @asked while not taken
- * @deadline: jiffies when the name goes to the fallback: taken, its
- *	answer's deadline; not taken, the end of its wait (resolver_wait_ms)
- * @taken: taken by the resolver, not yet answered
- * @len: bytes of @name
- * @name: the name, NUL-terminated
- */
-struct rai_resident_name {
-	struct hlist_node id_node;
-	struct hlist_node name_node;
-	struct list_head entry;
-	struct rai_resident_user *user;
-	struct rai_user *share;
-	struct rai_resident_queue *queue;
-	struct list_head reqs;
-	struct list_head age;
-	u64 id;
-	unsigned long deadline;
-	bool taken;
-	u32 len;
-	char name[];
-};
 
 /**
  * struct rai_resident_queue - the names of one resolver
@@ -69,7 +33,9 @@ struct rai_resident_name {
  * @closed: takes no new name (its resolver is gone)
  * @lock: protects the queue, its names and their requests' links
  *
- * Everything under @lock (kernel/dns_resident_queue.c).
+ * Everything under @lock (kernel/dns_resident_queue.c).  Its resolver
+ * embeds it; its names (struct rai_resident_name) and users are that
+ * file's own, allocated and freed there.
  */
 struct rai_resident_queue {
 	spinlock_t lock;	/* see @lock above */
@@ -107,8 +73,9 @@ u32 rai_resident_queue_take(struct rai_resident_queue *q,
 void rai_resident_queue_untake(struct rai_resident_queue *q,
 			       const struct rdma_addrinfo_resolver_name *out,
 			       u32 nr, unsigned long wait_until);
-struct rai_resident_name *rai_resident_queue_claim(struct rai_resident_queue *q,
-						   u64 id);
+int rai_resident_queue_answer(struct rai_resident_queue *q, u64 id,
+			      const struct rai_dns_answer *answer,
+			      const struct rai_dns_cache_key *key);
 unsigned int rai_resident_queue_expire(struct rai_resident_queue *q,
 				       struct list_head *gone,
 				       unsigned long *next);
@@ -116,9 +83,6 @@ unsigned int rai_resident_queue_close(struct rai_resident_queue *q,
 				      struct list_head *gone);
 bool rai_resident_queue_waiting(const struct rai_resident_queue *q);
 bool rai_resident_unwait(struct rai_request *req);
-void rai_resident_hand_over(struct rai_resident_name *n,
-			    const struct rai_dns_answer *answer,
-			    void (*fallback)(struct rai_request *req));
 void rai_resident_hand_over_all(struct list_head *gone,
 				void (*fallback)(struct rai_request *req));
 

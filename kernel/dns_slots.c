@@ -13,7 +13,9 @@
  * user at the head of the turns gets it for its oldest request and goes
  * to the tail; a user at max_upcalls_per_user leaves the turns until one
  * of its upcalls ends; a user whose namespace's share is spent keeps its
- * place but is passed over.  A request holding a slot has its work queued on
+ * place but is passed over, as is a container's user while only the
+ * host's reserve of slots is free (max_upcalls_host_reserve, at most a
+ * quarter of max_upcalls: kernel/user.h).  A request holding a slot has its work queued on
  * the DNS workqueue (max_active = max_upcalls: it runs at once), where
  * kernel/dns.c asks for its name and gives the slot back.
  *
@@ -55,9 +57,11 @@
 
 static unsigned int rai_max_upcalls = 16;
 static unsigned int rai_max_upcalls_per_user = 8;
+static unsigned int rai_max_upcalls_host_reserve = 4;
 
 RAI_PARAM_RANGE(max_upcalls, 1, 1024);
 RAI_PARAM_RANGE(max_upcalls_per_user, 1, 1024);
+RAI_PARAM_RANGE(max_upcalls_host_reserve, 0, 1024);
 
 module_param_cb(max_upcalls, &rai_param_ops_max_upcalls,
 		&rai_max_upcalls, 0444);
@@ -67,6 +71,18 @@ module_param_cb(max_upcalls_per_user, &rai_param_ops_max_upcalls_per_user,
 		&rai_max_upcalls_per_user, 0644);
 MODULE_PARM_DESC(max_upcalls_per_user,
 		 "DNS resolver upcalls one user may have in progress; slots go round-robin between users (default 8)");
+module_param_cb(max_upcalls_host_reserve,
+		&rai_param_ops_max_upcalls_host_reserve,
+		&rai_max_upcalls_host_reserve, 0644);
+MODULE_PARM_DESC(max_upcalls_host_reserve,
+		 "Of max_upcalls, how many slots only callers of the initial user namespace (the host, not its containers) may hold, at most max_upcalls/4 (the lower applies; GET_INFO reports it): containers' names wait once max_upcalls minus that many are busy (default 4)");
+
+/* The slots only the host's callers may hold (rai_host_reserve()). */
+static unsigned int rai_dns_slots_host_free(void)
+{
+	return rai_host_reserve(READ_ONCE(rai_max_upcalls_host_reserve),
+				rai_max_upcalls);
+}
 
 /* dns_slots.h */
 unsigned int rai_dns_slots_max(void)
@@ -78,6 +94,7 @@ void rai_dns_slots_info(struct rdma_addrinfo_info *info)
 {
 	info->max_upcalls = rai_max_upcalls;
 	info->max_upcalls_per_user = READ_ONCE(rai_max_upcalls_per_user);
+	info->max_upcalls_host_reserve = rai_dns_slots_host_free();
 }
 
 static unsigned int rai_dns_batch_names = RAI_DNS_BATCH_MAX;
@@ -185,6 +202,19 @@ static bool rai_dns_gathering(struct rai_dns_user *du, unsigned long *until)
 }
 
 /*
+ * Whether @user may not have another slot now because only the host's
+ * reserve is left (@reserve, rai_dns_slots_host_free()) and it is a
+ * container's.
+ */
+static bool rai_dns_slots_reserved(const struct rai_user *user,
+				   unsigned int reserve)
+{
+	lockdep_assert_held(&rai_dns_slot_lock);
+	return !rai_user_in_host(user) &&
+	       rai_dns_slots_busy >= rai_max_upcalls - reserve;
+}
+
+/*
  * Whether a share above @user (its namespace's, up to the initial one)
  * holds max_upcalls_per_user slots already.
  */
@@ -213,6 +243,8 @@ static void rai_dns_share_add(struct rai_user *user, int n)
 static void rai_dns_dispatch(void)
 {
 	unsigned int per_user = READ_ONCE(rai_max_upcalls_per_user);
+	unsigned int reserve = rai_dns_slots_host_free();
+	struct rai_user *user;
 	unsigned long until, next = 0;
 	struct rai_dns_user *du;
 	struct rai_request *req;
@@ -227,13 +259,15 @@ static void rai_dns_dispatch(void)
 		list_del_init(&du->turn);
 		if (du->nr_upcalls >= per_user)
 			continue;	/* back in turn when one of its ends */
+		user = container_of(du, struct rai_user, dns);
 		/*
-		 * Its namespace's share is spent by other users of it: it
-		 * keeps its place, and is looked at again whenever a slot
-		 * is given back (one of those may be its namespace's).
+		 * Its namespace's share is spent by other users of it, or
+		 * only the host's reserve is left and it is a container's:
+		 * it keeps its place, and is looked at again whenever a
+		 * slot is given back (one of those may be its namespace's).
 		 */
-		if (rai_dns_share_above_full(container_of(du, struct rai_user,
-							  dns), per_user)) {
+		if (rai_dns_share_above_full(user, per_user) ||
+		    rai_dns_slots_reserved(user, reserve)) {
 			list_add_tail(&du->turn, &blocked);
 			continue;
 		}
@@ -287,7 +321,8 @@ void rai_dns_slot_wait(struct rai_request *req)
 	spin_lock(&rai_dns_slot_lock);
 	if (rai_dns_slots_busy >= rai_max_upcalls ||
 	    du->nr_upcalls >= per_user ||
-	    rai_dns_share_above_full(req->user, per_user))
+	    rai_dns_share_above_full(req->user, per_user) ||
+	    rai_dns_slots_reserved(req->user, rai_dns_slots_host_free()))
 		rai_stat_inc(RAI_STAT_DNS_THROTTLED);
 	list_add_tail(&req->dns.slot_entry, &du->waiting);
 	if (list_empty(&du->turn))

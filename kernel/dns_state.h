@@ -2,8 +2,8 @@
 /*
  * rdma_addrinfo: what the DNS wing keeps in other files' objects, one
  * struct in each: struct rai_user embeds a struct rai_dns_user, struct
- * rai_request a struct rai_dns_request.  Their owners (user.c,
- * request.c, resolve.c) only set them up and check them through the
+ * rai_request a struct rai_dns_request, struct rai_file a struct
+ * rai_dns_file.  Their owners (user.c, request.c) only set them up and check them through the
  * helpers here; each field belongs to one DNS file, under the lock named
  * beside it.
  */
@@ -37,6 +37,16 @@ struct rai_dns_user {
 };
 
 /**
+ * struct rai_dns_file - what the DNS wing keeps of one open file
+ * @resident: the resident resolver the file registered, or NULL
+ *	(kernel/dns_resident.c: set once under rai_resident_lock, cleared
+ *	only by the file's release; read with READ_ONCE() by the ioctls)
+ */
+struct rai_dns_file {
+	struct rai_resident *resident;
+};
+
+/**
  * struct rai_dns_route - who may answer a DNS request, decided once in its
  *	RESOLVE ioctl, where the caller's view can be read (kernel/dns.c)
  * @resident: the caller's resident resolver, referenced, until the
@@ -44,7 +54,8 @@ struct rai_dns_user {
  * @upcall_ok: the upcall may answer it (dns_view.c's check: a resolver's
  *	fallback runs elsewhere, in no caller's context)
  * @known: decided; a RESOLVE_RESULTS whose answer_now missed hands its
- *	route to the request it starts (rai_dns_route_pass())
+ *	route to the request it starts (rai_dns_route_pass(), in the
+ *	backend's carry())
  */
 struct rai_dns_route {
 	struct rai_resident *resident;
@@ -66,6 +77,9 @@ struct rai_dns_route {
  *	(kernel/dns.c: set in RESOLVE, and when it goes to the upcall)
  * @route: who may answer it (kernel/dns.c, decided once in RESOLVE)
  * @by_resident: a resident resolver serves it (kernel/dns.c, RESOLVE)
+ * @looked: its RESOLVE looked in the cache already and missed (a
+ *	RESOLVE_RESULTS: answer_now), so that its start does not look again
+ *	(kernel/dns.c, RESOLVE)
  */
 struct rai_dns_request {
 	struct list_head slot_entry;
@@ -75,6 +89,7 @@ struct rai_dns_request {
 	struct rai_dns_route route;
 	bool slot;
 	bool by_resident;
+	bool looked;
 };
 
 /* A new user's, zeroed. */
@@ -101,8 +116,8 @@ static inline void rai_dns_request_init(struct rai_dns_request *dr)
 /*
  * The route that answer_now decided for an on-stack request, taken out of
  * it (@from) into @to: the request started next, in the same ioctl.
- * Whoever holds a route that no request takes gives it back with
- * rai_dns_route_drop() (kernel/dns.h).
+ * A route that no start takes is given back by the backend's drop()
+ * (kernel/dns.c).
  */
 static inline void rai_dns_route_pass(struct rai_dns_route *to,
 				      struct rai_dns_route *from)

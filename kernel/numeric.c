@@ -193,6 +193,13 @@ static void rai_numeric_start(struct rai_request *req)
 				   0, NULL);
 }
 
+/* The literal RESOLVE parsed when it chose this backend. */
+static void rai_numeric_init(struct rai_request *req,
+			     const struct rai_names *n)
+{
+	req->literal = n->literal;
+}
+
 /* A literal (or no node) never waits: always answered at once. */
 static bool rai_numeric_answer_now(struct rai_request *req)
 {
@@ -203,6 +210,7 @@ static bool rai_numeric_answer_now(struct rai_request *req)
 const struct rai_backend_ops rai_numeric_ops = {
 	.name = "numeric",
 	.feature = RDMA_ADDRINFO_FEATURE_NUMERIC,
+	.init = rai_numeric_init,
 	.start = rai_numeric_start,
 	.answer_now = rai_numeric_answer_now,
 };

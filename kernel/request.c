@@ -81,7 +81,7 @@ module_param_cb(max_requests_host_reserve,
 		&rai_param_ops_max_requests_host_reserve,
 		&rai_max_requests_host_reserve, 0644);
 MODULE_PARM_DESC(max_requests_host_reserve,
-		 "Of max_requests, how many only callers of the initial user namespace (the host, not its containers) may use: callers in any other user namespace get ENFILE once max_requests minus this many are held (default 16384)");
+		 "Of max_requests, how many only callers of the initial user namespace (the host, not its containers) may use, at most max_requests/4 (the lower applies; GET_INFO reports it): callers in any other user namespace get ENFILE once max_requests minus that many are held (default 16384)");
 module_param_cb(max_requests_per_user, &rai_param_ops_max_requests_per_user,
 		&rai_max_requests_per_user, 0644);
 MODULE_PARM_DESC(max_requests_per_user,
@@ -95,12 +95,20 @@ module_param_cb(max_result_kib_per_user,
 MODULE_PARM_DESC(max_result_kib_per_user,
 		 "KiB of results one user (a user namespace as a whole counts as one user of its parent) may hold in requests not yet destroyed; beyond, a request completes with ENOBUFS (default 32768: 32 MiB)");
 
+/* The host's reserve of @max requests (rai_host_reserve()). */
+static unsigned int rai_requests_host_reserve(unsigned int max)
+{
+	return rai_host_reserve(READ_ONCE(rai_max_requests_host_reserve), max);
+}
+
 void rai_request_info(struct rdma_addrinfo_info *info)
 {
 	info->max_results = READ_ONCE(rai_max_results);
 	info->max_requests_per_fd = READ_ONCE(rai_max_requests_per_fd);
 	info->max_requests_total = READ_ONCE(rai_max_requests);
 	info->max_requests_per_user = READ_ONCE(rai_max_requests_per_user);
+	info->max_requests_host_reserve =
+		rai_requests_host_reserve(info->max_requests_total);
 }
 
 unsigned int rai_request_max_results(void)
@@ -315,20 +323,20 @@ static struct rai_user *rai_file_user(struct rai_file *file)
 
 /*
  * One more request module-wide (max_requests): false when full.  The last
- * max_requests_host_reserve of them are the host's: callers in a user
+ * rai_requests_host_reserve() of them are the host's: callers in a user
  * namespace (containers, however created) cannot take them, so however
  * many containers fill their shares, the host's own processes still get
- * requests.
+ * requests; and the reserve is at most a quarter, so containers do too.
  */
 static bool rai_requests_charge_total(const struct rai_user *user)
 {
 	unsigned int max = READ_ONCE(rai_max_requests);
-	unsigned int reserve = READ_ONCE(rai_max_requests_host_reserve);
+	unsigned int reserve = rai_requests_host_reserve(max);
 	int total = atomic_inc_return(&rai_requests_total);
 
 	if (total > (int)max)
 		return false;
-	return user->ns == &init_user_ns || total <= (int)(max - min(reserve, max));
+	return rai_user_in_host(user) || total <= (int)(max - reserve);
 }
 
 struct rai_request *rai_request_alloc(struct rai_file *file)
@@ -403,6 +411,9 @@ static void rai_request_free(struct rai_request *req)
 	struct rai_file *file = req->file;
 
 	WARN_ON_ONCE(req->event_queued);
+	/* What its backend still holds for it (never started, say). */
+	if (req->backend && req->backend->drop)
+		req->backend->drop(req);
 	if (req->results_charged)
 		rai_user_uncharge_bytes(req->user, req->results_charged);
 	rai_results_free(req->results);
@@ -453,24 +464,6 @@ void rai_request_charge_end(struct mem_cgroup *old)
 bool rai_request_cancelled(struct rai_request *req)
 {
 	return READ_ONCE(req->state) == RAI_REQ_CANCELLED;
-}
-
-/* The family results must have: requested, else that of the source. */
-u16 rai_request_family(const struct rai_request *req)
-{
-	if (req->family != AF_UNSPEC)
-		return req->family;
-	if (req->src_len)
-		return req->src.sa.sa_family;
-	return AF_UNSPEC;
-}
-
-/* Whether @req accepts an IP address of family @family in its results. */
-bool rai_request_wants(const struct rai_request *req, u16 family)
-{
-	u16 want = rai_request_family(req);
-
-	return want == AF_UNSPEC || want == AF_IB || want == family;
 }
 
 /*

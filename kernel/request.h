@@ -12,6 +12,7 @@
 #include <linux/refcount.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -26,7 +27,6 @@ struct mem_cgroup;
 struct net;
 struct rai_backend_ops;
 struct rai_request;
-struct rai_resident;
 struct rai_user;
 
 /**
@@ -46,8 +46,8 @@ struct rai_user;
  * @ref: the file itself and every request of it hold one
  * @last_user: the user of the last RESOLVE on the file (referenced), so
  *	that a user's struct rai_user is not made anew for every request
- * @resident: the resident resolver the file registered, or NULL
- *	(kernel/dns_resident.c)
+ * @dns: the DNS wing's (the resident resolver the file registered:
+ *	kernel/dns_state.h)
  */
 struct rai_file {
 	struct xarray handles;
@@ -60,7 +60,7 @@ struct rai_file {
 	atomic_t nr_requests;
 	struct kref ref;
 	struct rai_user *last_user;
-	struct rai_resident *resident;
+	struct rai_dns_file dns;
 };
 
 enum rai_request_state {
@@ -97,7 +97,12 @@ enum rai_request_state {
  * @work: for backends that resolve in process context
  * @timeout: for backends that bound the time a request may take
  * @started: jiffies at creation (tracing)
- * @node: the node name, NUL-terminated, or NULL
+ * @node: the node name, NUL-terminated, or NULL (the request's own copy,
+ *	or on the stack the ioctl's)
+ * @query: what RESOLVE asked (the members up to @ibdev_name), set once
+ *	when the request is made (rai_resolve_fill()); a RESOLVE_RESULTS
+ *	request that answer_now could not answer is copied whole from the
+ *	on-stack one
  * @node_len: its length
  * @port: decimal service as a port (IP backends)
  * @literal: the numeric backend's only (@literal, @dns and @sa share their
@@ -106,6 +111,8 @@ enum rai_request_state {
  *	literal
  * @ai_flags: RDMA_ADDRINFO_RAI_*
  * @family: AF_* requested (AF_UNSPEC: any)
+ * @result_family: the family results must have: @family, else that of
+ *	@src, else AF_UNSPEC (rai_request_family(); set once, in RESOLVE)
  * @port_space: RDMA_ADDRINFO_PS_* of the results
  * @qp_type: RDMA_ADDRINFO_QPT_* of the results
  * @src_len: length of @src (0: none)
@@ -125,10 +132,8 @@ struct rai_request {
 	refcount_t ref;
 	u32 handle;
 	struct rai_file *file;
-	u64 context;
 	enum rai_request_state state;
 	int status;
-	bool sync;
 	bool on_stack;
 	bool event_queued;
 	bool delivering;
@@ -138,7 +143,6 @@ struct rai_request {
 	struct rdma_addrinfo_result *results;
 	long results_charged;
 	u32 nr_results;
-	u32 node_len;
 	char *canonname;
 	const struct rai_backend_ops *backend;
 	struct work_struct work;
@@ -146,9 +150,15 @@ struct rai_request {
 	unsigned long started;
 
 	char *node;
+
+	struct_group(query, /* RESOLVE's, filled once (rai_resolve_fill()) */
+	u64 context;
+	bool sync;
+	u32 node_len;
 	u32 ai_flags;
 	u16 port;
 	u16 family;
+	u16 result_family;
 	u16 port_space;
 	u32 qp_type;
 	u32 src_len;
@@ -158,6 +168,8 @@ struct rai_request {
 	} src;
 	u32 port_num;
 	char ibdev_name[RDMA_ADDRINFO_IBDEV_NAME_SIZE];
+	/* end of the query */
+	);
 	void *backend_priv;
 	struct mem_cgroup *memcg;
 	struct rai_user *user;
@@ -207,9 +219,20 @@ void rai_event_unpop(struct rai_request *req);
 bool rai_event_delivered(struct rai_request *req);
 bool rai_events_pending(struct rai_file *file);
 
+/* The family results must have: requested, else that of the source. */
+static inline u16 rai_request_family(const struct rai_request *req)
+{
+	return req->result_family;
+}
+
 /* Whether @req accepts an IP address of family @family in its results. */
-u16 rai_request_family(const struct rai_request *req);
-bool rai_request_wants(const struct rai_request *req, u16 family);
+static inline bool rai_request_wants(const struct rai_request *req,
+				     u16 family)
+{
+	u16 want = rai_request_family(req);
+
+	return want == AF_UNSPEC || want == AF_IB || want == family;
+}
 
 struct rdma_addrinfo_result *rai_results_alloc(const struct rai_request *req,
 					       u32 nr);

@@ -17,8 +17,6 @@
 #include "addr.h"
 #include "backend.h"
 #include "charge.h"
-#include "dns.h"
-#include "dns_answer.h"
 #include "numeric.h"
 #include "request.h"
 #include "resolve.h"
@@ -146,24 +144,6 @@ static int rai_check_resolve(struct rdma_addrinfo_resolve *r)
 	return rai_check_qp(r);
 }
 
-/**
- * struct rai_names - node and service of a RESOLVE, copied in
- * @node: the node name, NUL-terminated (@node_buf), or NULL
- * @node_buf: where the node is copied to: on the stack, so that a RESOLVE
- *	answered in the ioctl allocates nothing for it
- * @service: the service string, NUL-terminated, or empty
- * @port: the service as a port (IP requests)
- * @literal: the node parsed as an address literal (rai_choose_backend());
- *	AF_UNSPEC: no node, or not a literal
- */
-struct rai_names {
-	char *node;
-	char node_buf[RDMA_ADDRINFO_NAME_MAX + 1];
-	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
-	u16 port;
-	union rai_sockaddr literal;
-};
-
 /*
  * Copy node and service in, before the request exists; the service of an
  * IP request is a port.  Everything goes to @n itself.
@@ -174,7 +154,9 @@ static int rai_copy_names(struct rai_names *n,
 	u32 i, port = 0;
 
 	n->node = NULL;
+	n->node_len = r->node_len;
 	memset(n->service, 0, sizeof(n->service));
+	n->service_len = r->service_len;
 	n->port = 0;
 	memset(&n->literal, 0, sizeof(n->literal));
 	if (r->node) {
@@ -207,18 +189,6 @@ static int rai_copy_names(struct rai_names *n,
 }
 
 /*
- * A name that goes to the resolver must be a host name (the grammar is
- * rai_dns_name_valid()'s, which checks resolvers' canonical names too):
- * the dns_resolver key description is "[type:]name" and request-key's
- * callout sees it.  Checked before anything is queued, so a bad name
- * never makes an upcall.
- */
-static int rai_check_dns_name(const char *name, u32 len)
-{
-	return rai_dns_name_valid(name, len) ? 0 : -EINVAL;
-}
-
-/*
  * The backend of a RESOLVE whose names are @n.  A node is parsed as a
  * literal here, once: the numeric backend takes the address from
  * @n->literal, passed on in the request.
@@ -238,38 +208,65 @@ rai_choose_backend(struct rai_file *file,
 	return &rai_dns_ops;
 }
 
+/* The family results must have: requested, else that of the source. */
+static u16 rai_resolve_family(const struct rdma_addrinfo_resolve *r)
+{
+	u16 src_family;
+
+	if (r->family != AF_UNSPEC)
+		return r->family;
+	if (!r->src_len)
+		return AF_UNSPEC;
+	memcpy(&src_family, r->src_addr, sizeof(src_family));
+	return src_family;
+}
+
 /*
- * The query of RESOLVE @r with names @n, for backend @ops, into @req;
- * @node: the node as @req keeps it (n->node or a copy), or NULL.
+ * The query of RESOLVE @r with names @n, for backend @ops, into @req (all
+ * but its node, which the caller sets: @n's, or a copy).
  */
 static void rai_resolve_fill(struct rai_request *req,
 			     const struct rdma_addrinfo_resolve *r,
-			     const struct rai_names *n, char *node,
+			     const struct rai_names *n,
 			     const struct rai_backend_ops *ops)
 {
-	req->node = node;
-	req->node_len = r->node_len;
+	req->node_len = n->node_len;
 	req->port = n->port;
 	req->context = r->context;
 	req->sync = r->flags & RDMA_ADDRINFO_RESOLVE_SYNC;
 	req->ai_flags = r->ai_flags;
 	req->family = r->family;
+	req->result_family = rai_resolve_family(r);
 	req->port_space = r->port_space;
 	req->qp_type = r->qp_type;
 	req->src_len = r->src_len;
 	memcpy(req->src.bytes, r->src_addr, r->src_len);
 	req->port_num = r->port_num;
 	memcpy(req->ibdev_name, r->ibdev_name, sizeof(req->ibdev_name));
-	/* @literal, @dns and @sa share their memory: the backend's is set. */
-	if (ops == &rai_numeric_ops) {
-		req->literal = n->literal;
-	} else if (ops == &rai_dns_ops) {
-		rai_dns_request_init(&req->dns);
-	} else if (ops == &rai_sa_ops) {
-		memcpy(req->sa.service, n->service, sizeof(req->sa.service));
-		req->sa.service_len = r->service_len;
-	}
 	req->backend = ops;
+	if (ops->init)
+		ops->init(req, n);
+}
+
+/* A request that outlives the stack, with its own copy of the node. */
+static struct rai_request *rai_resolve_alloc(struct rai_file *file,
+					     const struct rai_names *n)
+{
+	struct rai_request *req;
+	char *node = NULL;
+
+	if (n->node) {
+		node = kmemdup(n->node, n->node_len + 1, RAI_GFP_CALLER);
+		if (!node)
+			return ERR_PTR(-ENOMEM);
+	}
+	req = rai_request_alloc(file);
+	if (IS_ERR(req)) {
+		kfree(node);
+		return req;
+	}
+	req->node = node;
+	return req;
 }
 
 /*
@@ -329,16 +326,16 @@ static int rai_resolve_results_out(struct rai_request *req,
  * event, no wait; the per-file and per-user limits bound requests that
  * outlive their ioctl, which this one does not.  Names stay the caller's.
  *
- * Return: 1 answered (@r updated, results copied out), 0 not without
- * waiting (nothing done but the DNS route decided, in @route for the
- * request started next), or -errno.
+ * Return: 1 answered (@r updated, results copied out); 0 not without
+ * waiting: *@reqp is the request to start instead, allocated, with the
+ * query filled here and what the backend decided (its carry()); -errno.
  */
 static noinline_for_stack int
 rai_resolve_now(struct rai_file *file, void __user *arg,
-		struct rdma_addrinfo_resolve *r, struct rai_names *n,
-		const struct rai_backend_ops *ops, struct rai_dns_route *route)
+		struct rdma_addrinfo_resolve *r, const struct rai_names *n,
+		const struct rai_backend_ops *ops, struct rai_request **reqp)
 {
-	struct rai_request req;
+	struct rai_request req, *heap;
 	int ret;
 
 	memset(&req, 0, sizeof(req));
@@ -346,11 +343,20 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	req.on_stack = true;
 	req.state = RAI_REQ_PENDING;
 	req.started = jiffies;
-	rai_resolve_fill(&req, r, n, n->node, ops);
+	req.node = n->node;
+	rai_resolve_fill(&req, r, n, ops);
 	if (!ops->answer_now(&req)) {
-		if (ops == &rai_dns_ops)
-			rai_dns_route_pass(route, &req.dns.route);
-		return 0;
+		heap = rai_resolve_alloc(file, n);
+		if (IS_ERR(heap)) {
+			ret = PTR_ERR(heap);
+			goto out_drop;
+		}
+		heap->query = req.query;
+		heap->backend = ops;
+		ops->carry(heap, &req);
+		*reqp = heap;
+		ret = 0;
+		goto out_drop;
 	}
 	r->handle = 0;
 	r->status = req.status;
@@ -361,7 +367,11 @@ rai_resolve_now(struct rai_file *file, void __user *arg,
 	kfree(req.canonname);
 	if (!ret && copy_to_user(arg, r, sizeof(*r)))
 		ret = -EFAULT;
-	return ret ?: 1;
+	ret = ret ?: 1;
+out_drop:
+	if (ops->drop)
+		ops->drop(&req);
+	return ret;
 }
 
 /* Wait for a synchronous request; on a signal it is destroyed. */
@@ -389,12 +399,10 @@ static int rai_resolve_wait(struct rai_request *req,
 
 long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 {
-	struct rai_dns_route route = {};
 	const struct rai_backend_ops *ops;
 	struct rdma_addrinfo_resolve r;
 	struct rai_names names;
 	struct rai_request *req;
-	char *node = NULL;
 	int ret;
 
 	if (copy_from_user(&r, arg, sizeof(r)))
@@ -406,33 +414,23 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	if (ret)
 		return ret;
 	ops = rai_choose_backend(file, &r, &names);
-	if (ops == &rai_dns_ops) {
-		ret = rai_check_dns_name(names.node, r.node_len);
+	if (ops->check) {
+		ret = ops->check(&names);
 		if (ret)
 			return ret;
 	}
 
 	if ((r.flags & RDMA_ADDRINFO_RESOLVE_RESULTS) && ops->answer_now) {
-		ret = rai_resolve_now(file, arg, &r, &names, ops, &route);
+		ret = rai_resolve_now(file, arg, &r, &names, ops, &req);
 		if (ret)
 			return ret < 0 ? ret : 0;
+	} else {
+		/* The request outlives the stack: it keeps a copy of the node. */
+		req = rai_resolve_alloc(file, &names);
+		if (IS_ERR(req))
+			return PTR_ERR(req);
+		rai_resolve_fill(req, &r, &names, ops);
 	}
-
-	/* The request outlives the stack: it keeps a copy of the node. */
-	if (names.node) {
-		node = kmemdup(names.node, r.node_len + 1, RAI_GFP_CALLER);
-		if (!node) {
-			ret = -ENOMEM;
-			goto out_route;
-		}
-	}
-	req = rai_request_alloc(file);
-	if (IS_ERR(req)) {
-		kfree(node);
-		ret = PTR_ERR(req);
-		goto out_route;
-	}
-	rai_resolve_fill(req, &r, &names, node, ops);
 	if (ops->prepare)
 		ops->prepare(req);
 
@@ -444,8 +442,10 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	 */
 	if (!(r.flags & RDMA_ADDRINFO_RESOLVE_RESULTS)) {
 		ret = rai_request_publish(req);
-		if (ret)
-			goto err_abandon;
+		if (ret) {
+			rai_request_abandon(req);
+			return ret;
+		}
 	}
 
 	r.handle = req->handle;
@@ -461,9 +461,6 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 		ret = -EFAULT;
 		goto out_put;
 	}
-	/* The route answer_now decided (RESOLVE_RESULTS), decided once. */
-	if (ops == &rai_dns_ops)
-		rai_dns_route_pass(&req->dns.route, &route);
 	rai_request_start(req);
 	if (req->sync) {
 		ret = rai_resolve_wait(req, &r);
@@ -485,11 +482,5 @@ long rai_ioctl_resolve(struct rai_file *file, void __user *arg)
 	}
 out_put:
 	rai_request_put(req);
-	goto out_route;
-
-err_abandon:
-	rai_request_abandon(req);
-out_route:
-	rai_dns_route_drop(&route);
 	return ret;
 }

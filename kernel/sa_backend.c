@@ -253,6 +253,14 @@ static void rai_sa_backend_start(struct rai_request *req)
 	rai_sa_flow_issue(f, true);
 }
 
+/* The service string, RESOLVE's (names with RAI_SA: resolve.c). */
+static void rai_sa_backend_init(struct rai_request *req,
+				const struct rai_names *n)
+{
+	memcpy(req->sa.service, n->service, sizeof(req->sa.service));
+	req->sa.service_len = n->service_len;
+}
+
 /* Process context, no locks held; may be called twice. */
 static void rai_sa_backend_cancel(struct rai_request *req)
 {
@@ -272,6 +280,7 @@ static void rai_sa_backend_cancel(struct rai_request *req)
 const struct rai_backend_ops rai_sa_ops = {
 	.name = "sa",
 	.feature = RDMA_ADDRINFO_FEATURE_SA,
+	.init = rai_sa_backend_init,
 	.start = rai_sa_backend_start,
 	.cancel = rai_sa_backend_cancel,
 };

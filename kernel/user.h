@@ -9,12 +9,12 @@
 
 #include <linux/atomic.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/refcount.h>
 #include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 
 #include "dns_state.h"
-
-struct user_namespace;
 
 /**
  * struct rai_user - what one tenant holds of the module, at one level
@@ -46,6 +46,27 @@ struct rai_user {
 	atomic_t resolver_names;
 	struct rai_dns_user dns;
 };
+
+/*
+ * Whether @user's requests come from the host: a caller of the initial
+ * user namespace (any uid), not a container however created.
+ */
+static inline bool rai_user_in_host(const struct rai_user *user)
+{
+	return user->ns == &init_user_ns;
+}
+
+/*
+ * Of a module-wide cap @max, the part only the host's callers may use:
+ * the parameter @reserve, but at most a quarter of @max, so that
+ * containers always keep three quarters (max_requests_host_reserve,
+ * max_upcalls_host_reserve, dns_max_keys_host_reserve).
+ */
+static inline unsigned int rai_host_reserve(unsigned int reserve,
+					    unsigned int max)
+{
+	return min(reserve, max / 4);
+}
 
 bool rai_user_is_current(const struct rai_user *user);
 struct rai_user *rai_user_get_current(void);

@@ -14,10 +14,12 @@
 	_Static_assert(offsetof(struct type, field) == (off), \
 		       #type "." #field " offset")
 
-ABI_SIZE(rdma_addrinfo_info, 64);
+ABI_SIZE(rdma_addrinfo_info, 72);
 ABI_OFF(rdma_addrinfo_info, result_size, 52);
 ABI_OFF(rdma_addrinfo_info, max_requests_per_user, 56);
 ABI_OFF(rdma_addrinfo_info, max_upcalls_per_user, 60);
+ABI_OFF(rdma_addrinfo_info, max_requests_host_reserve,
+	RDMA_ADDRINFO_INFO_SIZE_V1);
 
 ABI_SIZE(rdma_addrinfo_resolve, 184);
 ABI_OFF(rdma_addrinfo_resolve, service, 8);

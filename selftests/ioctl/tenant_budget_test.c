@@ -14,7 +14,11 @@
  *    their results;
  *  - 16 sibling containers, each at its cap: host root still resolves;
  *  - containers filling max_requests together leave host root
- *    max_requests_host_reserve;
+ *    max_requests_host_reserve, clamped to a quarter of max_requests so
+ *    that containers keep the rest;
+ *  - containers filling every upcall slot or every dns_resolver key
+ *    they may leave host root max_upcalls_host_reserve slots and
+ *    dns_max_keys_host_reserve keys;
  *  - and namespaces still gain nothing: one that an ordinary user makes,
  *    or one nested in a container, takes from its maker's share.
  *
@@ -46,6 +50,16 @@
 #define SIBLINGS		16
 #define RESULT_KIB		"4"
 #define EVENT_MS		10000
+
+/* What a tenant holds. */
+enum tb_hold {
+	TB_REQUESTS,	/* numeric requests */
+	TB_RESULTS,	/* numeric requests, each with its results */
+	TB_NAMES,	/* names whose upcalls are held (TB_HELD_TAG) */
+};
+
+/* Names with this tag wait in the request-key wrapper while held. */
+#define TB_HELD_TAG		"tbheld"
 
 /* A container: its first process, and the pipes to and from it. */
 struct tb_container {
@@ -93,6 +107,34 @@ static int tb_hold_results(int fd, int most, int *err)
 			break;
 	}
 	return i;
+}
+
+/*
+ * @most names of TB_HELD_TAG asked for on @fd, never answered while held:
+ * how many RESOLVEs were taken; *@err why one was not.
+ */
+static int tb_hold_names(int fd, int most, int *err)
+{
+	char name[128];
+	int i;
+
+	*err = 0;
+	for (i = 0; i < most; i++) {
+		*err = rai_resolve_async(fd, rai_unique_name(name, sizeof(name),
+							     TB_HELD_TAG),
+					 NULL, AF_UNSPEC, 0, i, NULL);
+		if (*err)
+			break;
+	}
+	return i;
+}
+
+static int tb_hold(int fd, int most, enum tb_hold what, int *err)
+{
+	if (what == TB_NAMES)
+		return tb_hold_names(fd, most, err);
+	return what == TB_RESULTS ? tb_hold_results(fd, most, err) :
+				    tb_hold_requests(fd, most, err);
 }
 
 static void tb_tell(int out, int a, int b)
@@ -157,7 +199,7 @@ static int tb_then_nested(int first)
  * runs the container as), then @most requests held (@results: each with
  * its results).  Reports what it got, then waits to be killed.
  */
-static void tb_container_side(int go, int out, int most, bool results)
+static void tb_container_side(int go, int out, int most, enum tb_hold what)
 {
 	int fd, got, err;
 	char c;
@@ -177,8 +219,7 @@ static void tb_container_side(int go, int out, int most, bool results)
 	fd = rai_dev_open(0);
 	if (fd < 0)
 		_exit(5);
-	got = results ? tb_hold_results(fd, most, &err) :
-			tb_hold_requests(fd, most, &err);
+	got = tb_hold(fd, most, what, &err);
 	tb_tell(out, got, err);
 	pause();
 	_exit(0);
@@ -201,7 +242,7 @@ static int tb_write_file(const char *path, const char *text)
  * then it holds @most requests.  0, or -1 when it could not be made.
  */
 static int tb_container_start(struct tb_container *c, int i, int most,
-			      bool results)
+			      enum tb_hold what)
 {
 	int to[2], from[2], v[2];
 	char path[64], map[64];
@@ -214,7 +255,7 @@ static int tb_container_start(struct tb_container *c, int i, int most,
 	if (!c->pid) {
 		close(to[1]);
 		close(from[0]);
-		tb_container_side(to[0], from[1], most, results);
+		tb_container_side(to[0], from[1], most, what);
 	}
 	close(to[0]);
 	close(from[1]);
@@ -234,6 +275,44 @@ static int tb_container_start(struct tb_container *c, int i, int most,
 	return write(c->go, "g", 1) == 1 ? 0 : -1;
 }
 
+/*
+ * A namespace that nobody makes alone (unshare -Ur), charged to nobody's
+ * share: it holds @most of @what.  0, or -1 when it could not be made.
+ */
+static int tb_nobody_start(struct tb_container *c, int most,
+			   enum tb_hold what)
+{
+	char map[32];
+	int from[2], fd, got, err;
+
+	if (pipe(from))
+		return -1;
+	c->go = -1;
+	c->pid = rai_fork_as(NOBODY_UID);
+	if (c->pid < 0)
+		return -1;
+	if (!c->pid) {
+		close(from[0]);
+		snprintf(map, sizeof(map), "0 %u 1\n", NOBODY_UID);
+		if (unshare(CLONE_NEWUSER) || prctl(PR_SET_DUMPABLE, 1))
+			_exit(2);
+		fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, map, strlen(map)) != (ssize_t)strlen(map))
+			_exit(3);
+		close(fd);
+		fd = rai_dev_open(0);
+		if (fd < 0)
+			_exit(5);
+		got = tb_hold(fd, most, what, &err);
+		tb_tell(from[1], got, err);
+		pause();
+		_exit(0);
+	}
+	close(from[1]);
+	c->from = from[0];
+	return 0;
+}
+
 /* What container @c got: the count, *@err what stopped it. */
 static int tb_container_result(struct tb_container *c, int *err)
 {
@@ -251,16 +330,23 @@ static void tb_container_stop(struct tb_container *c)
 		return;
 	kill(c->pid, SIGKILL);
 	rai_wait_child(c->pid);
-	close(c->go);
+	if (c->go >= 0)
+		close(c->go);
 	close(c->from);
 	c->pid = 0;
 }
+
+#define TB_SAVED	6
 
 FIXTURE(tenant) {
 	char old_requests[32];
 	char old_kib[32];
 	struct tb_container c[SIBLINGS];
 	int fd;
+	bool upcalls;
+	/* Parameters set by a case, restored by the teardown. */
+	const char *saved_name[TB_SAVED];
+	char saved[TB_SAVED][32];
 };
 
 FIXTURE_SETUP(tenant)
@@ -287,8 +373,88 @@ FIXTURE_TEARDOWN(tenant)
 		tb_container_stop(&self->c[i]);
 	if (self->fd >= 0)
 		close(self->fd);
+	if (self->upcalls) {
+		rai_upcall_release_names();
+		rai_upcall_counter_remove();
+	}
+	for (i = TB_SAVED - 1; i >= 0; i--)
+		if (self->saved_name[i])
+			rai_param_set(self->saved_name[i], self->saved[i]);
 	rai_param_set("max_requests_per_user", self->old_requests);
 	rai_param_set("max_result_kib_per_user", self->old_kib);
+}
+
+/* Set parameter @name to @value, the old value restored at teardown. */
+static int tb_param(FIXTURE_DATA(tenant) *self, const char *name,
+		    const char *value)
+{
+	int i, ret;
+
+	for (i = 0; i < TB_SAVED && self->saved_name[i]; i++)
+		;
+	if (i == TB_SAVED)
+		return -ENOSPC;
+	ret = rai_param_get(name, self->saved[i], sizeof(self->saved[i]));
+	if (ret)
+		return ret;
+	self->saved_name[i] = name;
+	return rai_param_set(name, value);
+}
+
+/* The upcall counter (rai_world.c), removed at teardown: 0 or -errno. */
+static int tb_upcalls_install(FIXTURE_DATA(tenant) *self)
+{
+	int ret = rai_upcall_counter_install();
+
+	self->upcalls = !ret;
+	return ret;
+}
+
+/*
+ * @containers root-created containers and one namespace of nobody's,
+ * each asking for @names names that are never answered (held upcalls,
+ * one name each: no batches).  0 when all asked.
+ */
+static int tb_tenants_hold_names(FIXTURE_DATA(tenant) *self, int containers,
+				 int names)
+{
+	int i, got, err, ret = 0;
+
+	if (rai_upcall_hold_names(TB_HELD_TAG) ||
+	    tb_param(self, "dns_batch_names", "1") ||
+	    tb_param(self, "dns_batch_wait_ms", "0") ||
+	    tb_param(self, "dns_timeout_ms", "0"))
+		return -1;
+	for (i = 0; i < containers; i++)
+		if (tb_container_start(&self->c[i], i, names, TB_NAMES))
+			return -1;
+	if (tb_nobody_start(&self->c[containers], names, TB_NAMES))
+		return -1;
+	for (i = 0; i <= containers; i++) {
+		got = tb_container_result(&self->c[i], &err);
+		if (got != names)
+			ret = -1;
+	}
+	return ret;
+}
+
+/* Host root's lookup of a name of its own (/etc/hosts): its status. */
+static int tb_host_root_resolves(int fd, int *status)
+{
+	struct rdma_addrinfo_event ev;
+	char name[96], line[160];
+	int ret;
+
+	snprintf(name, sizeof(name), "tb-host-%d.rai.example", getpid());
+	ret = rai_hosts_add(line, sizeof(line), "192.0.2.79", name);
+	if (ret)
+		return -EIO;
+	ret = rai_resolve_async(fd, name, NULL, AF_INET, 0, 1, NULL);
+	if (!ret)
+		ret = rai_wait_event(fd, &ev, RAI_UPCALL_START_MS);
+	rai_hosts_remove(line);
+	*status = ret ? 0 : ev.status;
+	return ret;
 }
 
 TEST_F(tenant, rootful_container_at_its_request_cap_leaves_host_root_its_share)
@@ -297,7 +463,7 @@ TEST_F(tenant, rootful_container_at_its_request_cap_leaves_host_root_its_share)
 
 	ASSERT_EQ(0, getuid()) TH_LOG("runs as root: it plays the runtime");
 	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, REQUESTS_CAP + 4,
-					false));
+					TB_REQUESTS));
 	got = tb_container_result(&self->c[0], &err);
 	TH_LOG("container 1: %d requests held, then %d", got, err);
 	EXPECT_EQ(REQUESTS_CAP, got);
@@ -314,7 +480,7 @@ TEST_F(tenant, rootful_container_at_its_request_cap_leaves_host_root_its_share)
 
 	/* A second container, made by root too: its own share. */
 	ASSERT_EQ(0, tb_container_start(&self->c[1], 1, REQUESTS_CAP + 4,
-					false));
+					TB_REQUESTS));
 	got = tb_container_result(&self->c[1], &err);
 	TH_LOG("container 2: %d requests held, then %d", got, err);
 	EXPECT_EQ(REQUESTS_CAP, got);
@@ -331,7 +497,7 @@ TEST_F(tenant, rootful_container_at_its_result_bytes_leaves_host_root_its_share)
 	snprintf(cap, sizeof(cap), "%d", 4 * per + 8);
 	ASSERT_EQ(0, rai_param_set("max_requests_per_user", cap));
 	ASSERT_EQ(0, rai_param_set("max_result_kib_per_user", RESULT_KIB));
-	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, per + 4, true));
+	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, per + 4, TB_RESULTS));
 	got = tb_container_result(&self->c[0], &err);
 	TH_LOG("container 1: %d requests with results, then %d", got, err);
 	EXPECT_EQ(per, got);
@@ -342,7 +508,7 @@ TEST_F(tenant, rootful_container_at_its_result_bytes_leaves_host_root_its_share)
 	EXPECT_EQ(per, got);
 	EXPECT_EQ(0, err);
 
-	ASSERT_EQ(0, tb_container_start(&self->c[1], 1, per + 4, true));
+	ASSERT_EQ(0, tb_container_start(&self->c[1], 1, per + 4, TB_RESULTS));
 	got = tb_container_result(&self->c[1], &err);
 	TH_LOG("container 2: %d requests with results, then %d", got, err);
 	EXPECT_EQ(per, got);
@@ -355,7 +521,7 @@ TEST_F(tenant, sixteen_rootful_containers_at_their_caps_host_root_resolves)
 
 	for (i = 0; i < SIBLINGS; i++)
 		ASSERT_EQ(0, tb_container_start(&self->c[i], i,
-						REQUESTS_CAP + 1, false));
+						REQUESTS_CAP + 1, TB_REQUESTS));
 	for (i = 0; i < SIBLINGS; i++) {
 		got = tb_container_result(&self->c[i], &err);
 		if (got == REQUESTS_CAP && err == -EDQUOT)
@@ -399,7 +565,7 @@ TEST_F(tenant, rootful_containers_filling_max_requests_leave_host_root_its_reser
 		EXPECT_EQ(0, rai_param_set("max_requests_host_reserve", cap));
 	for (i = 0; i < TB_FULL_CONTAINERS; i++)
 		EXPECT_EQ(0, tb_container_start(&self->c[i], i,
-						REQUESTS_CAP + 1, false));
+						REQUESTS_CAP + 1, TB_REQUESTS));
 	for (i = 0; i < TB_FULL_CONTAINERS; i++) {
 		got = tb_container_result(&self->c[i], &err);
 		held += got > 0 ? got : 0;
@@ -421,6 +587,135 @@ TEST_F(tenant, rootful_containers_filling_max_requests_leave_host_root_its_reser
 }
 
 /*
+ * The reserve is clamped to a quarter of max_requests: with max_requests
+ * at 12 (limits_test's small set) and the default reserve of 16384, two
+ * containers filling their shares hold 9 between them and host root its
+ * 3 (and no more), which GET_INFO reports.  Before, the raw reserve took
+ * all 12: the containers got ENFILE on their first request.
+ */
+#define TB_SMALL_MAX		12
+
+TEST_F(tenant, reserve_above_max_requests_is_clamped_to_a_quarter)
+{
+	char old_max[32], old_reserve[32] = "", cap[16];
+	int i, got, err = 0, held = 0, enfile = 0, reserve;
+	struct rdma_addrinfo_info info;
+
+	ASSERT_EQ(0, rai_param_get("max_requests", old_max, sizeof(old_max)));
+	snprintf(cap, sizeof(cap), "%d", TB_SMALL_MAX);
+	ASSERT_EQ(0, rai_param_set("max_requests", cap));
+	reserve = !rai_param_get("max_requests_host_reserve", old_reserve,
+				 sizeof(old_reserve));
+	if (reserve)
+		EXPECT_EQ(0, rai_param_set("max_requests_host_reserve",
+					   "16384"));
+	memset(&info, 0xa5, sizeof(info));
+	EXPECT_EQ(0, rai_get_info(self->fd, &info));
+	for (i = 0; i < 2; i++)
+		EXPECT_EQ(0, tb_container_start(&self->c[i], i,
+						REQUESTS_CAP + 1, TB_REQUESTS));
+	for (i = 0; i < 2; i++) {
+		got = tb_container_result(&self->c[i], &err);
+		held += got > 0 ? got : 0;
+		enfile += err == -ENFILE;
+	}
+	got = tb_hold_requests(self->fd, TB_SMALL_MAX, &err);
+	for (i = 0; i < 2; i++)
+		tb_container_stop(&self->c[i]);
+	rai_param_set("max_requests", old_max);
+	if (reserve)
+		rai_param_set("max_requests_host_reserve", old_reserve);
+	TH_LOG("max_requests %d, reserve 16384: GET_INFO reserve %u; containers held %d (%d stopped by ENFILE); host root then %d, then %d",
+	       TB_SMALL_MAX, info.max_requests_host_reserve, held, enfile,
+	       got, err);
+	EXPECT_TRUE(reserve) TH_LOG("no max_requests_host_reserve");
+	EXPECT_EQ(TB_SMALL_MAX, info.max_requests_total);
+	EXPECT_EQ(TB_SMALL_MAX / 4, info.max_requests_host_reserve);
+	EXPECT_EQ(TB_SMALL_MAX - TB_SMALL_MAX / 4, held);
+	EXPECT_EQ(2, enfile);
+	EXPECT_EQ(TB_SMALL_MAX / 4, got);
+	EXPECT_EQ(-ENFILE, err);
+}
+
+/*
+ * max_upcalls_host_reserve: four root-created containers and a namespace
+ * of nobody's, each at max_upcalls_per_user (4) held upcalls, want 20
+ * of the 16 slots; they get 12, and host root's name gets the 13th at
+ * once.  Before, they took all 16 and host root's name waited for one of
+ * their never-ending upcalls (RAI_UPCALL_START_MS, then failed).
+ */
+#define TB_SLOT_TENANTS		4
+
+TEST_F_TIMEOUT(tenant, containers_filling_upcall_slots_leave_host_root_its_reserve, 120)
+{
+	int status = 0, ret;
+	char slots[32];
+	long c0, held;
+
+	ASSERT_EQ(0, rai_param_get("max_upcalls", slots, sizeof(slots)));
+	ASSERT_EQ(16, atoi(slots)) TH_LOG("the figures assume 16 slots");
+	ASSERT_EQ(0, tb_upcalls_install(self));
+	ASSERT_EQ(0, tb_param(self, "max_upcalls_per_user", "4"));
+	EXPECT_EQ(0, tb_param(self, "max_upcalls_host_reserve", "4"));
+	c0 = rai_upcall_count();
+	ASSERT_LE(0, c0);
+	ASSERT_EQ(0, tb_tenants_hold_names(self, TB_SLOT_TENANTS, 4));
+	ASSERT_EQ(0, rai_upcall_wait_count(c0 + 12, RAI_UPCALL_START_MS))
+		TH_LOG("tenants' upcalls did not start: %ld",
+		       rai_upcall_count() - c0);
+	ret = tb_host_root_resolves(self->fd, &status);
+	held = rai_upcall_count() - c0;
+	TH_LOG("%d containers + nobody's namespace, 4 held names each: %ld upcalls with host root's; host root: %d, status %d",
+	       TB_SLOT_TENANTS, held, ret, status);
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(0, status);
+	/* Theirs stayed at 12: host root's was the 13th. */
+	EXPECT_EQ(13, held);
+}
+
+/*
+ * dns_max_keys_host_reserve: two root-created containers and nobody's
+ * namespace ask for 6 held names each while dns_max_keys leaves 16 keys
+ * (reserve 4): theirs stop at 12 keys (EAGAIN after), and host root's
+ * name still gets its keys.  Before, they took all 16 and host root's
+ * name failed with EAGAIN.
+ */
+TEST_F_TIMEOUT(tenant, containers_filling_dns_keys_leave_host_root_its_reserve, 120)
+{
+	long long full0, full = 0, end;
+	int status = 0, ret;
+	long c0, started = 0;
+	char value[32];
+
+	snprintf(value, sizeof(value), "%lld",
+		 rai_debugfs_counter("stats", "dns_keys") + 16);
+	ASSERT_EQ(0, tb_param(self, "dns_max_keys", value));
+	ASSERT_EQ(0, tb_param(self, "dns_max_keys_per_user", "12"));
+	EXPECT_EQ(0, tb_param(self, "dns_max_keys_host_reserve", "4"));
+	full0 = rai_debugfs_counter("stats", "dns_keys_full");
+	ASSERT_EQ(0, tb_upcalls_install(self));
+	c0 = rai_upcall_count();
+	ASSERT_LE(0, c0);
+	ASSERT_EQ(0, tb_tenants_hold_names(self, 2, 6));
+	/* Each of the 18 names is in an upcall or refused for its keys. */
+	end = rai_now_ms() + RAI_UPCALL_START_MS;
+	while (rai_now_ms() < end) {
+		started = rai_upcall_count() - c0;
+		full = rai_debugfs_counter("stats", "dns_keys_full") - full0;
+		if (started + full >= 18)
+			break;
+		usleep(20000);	/* the pace of a look with a deadline */
+	}
+	ret = tb_host_root_resolves(self->fd, &status);
+	TH_LOG("2 containers + nobody's namespace, 6 held names each: %ld upcalls, %lld refused for keys; host root: %d, status %d",
+	       started, full, ret, status);
+	EXPECT_EQ(18, started + full);
+	EXPECT_LT(0, full);
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(0, status);
+}
+
+/*
  * Creating namespaces gains nothing: an unprivileged user's namespace is
  * charged to that user's share, and a namespace nested in a container
  * (made by its root) to the container's share.
@@ -439,7 +734,7 @@ TEST_F(tenant, nested_namespaces_take_from_their_makers_share)
 	       half, got);
 	EXPECT_EQ(REQUESTS_CAP - half, got);
 
-	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, -half, false));
+	ASSERT_EQ(0, tb_container_start(&self->c[0], 0, -half, TB_REQUESTS));
 	got = tb_container_result(&self->c[0], &err);
 	TH_LOG("a container's root holding %d: a namespace nested in it got %d more",
 	       half, got);

@@ -192,6 +192,61 @@ TEST_F(val, get_info_reports_this_abi)
 	FD_STILL_WORKS();
 }
 
+/*
+ * The command's size versions GET_INFO: version 1 (64 bytes) is filled
+ * and the caller's bytes past it are left alone; a larger struct than
+ * the module's gets its tail zeroed; less than version 1 is no command.
+ * The reserve reported is the clamped one.
+ */
+#define VAL_INFO_BIG	(sizeof(struct rdma_addrinfo_info) + 16)
+
+TEST_F(val, get_info_size_versions_the_struct)
+{
+	unsigned char buf[VAL_INFO_BIG];
+	struct rdma_addrinfo_info info, v1;
+	char max[32], reserve[32];
+	unsigned int i, tail = 0;
+
+	memset(&info, 0xa5, sizeof(info));
+	ASSERT_EQ(0,
+		  rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO, &info));
+	EXPECT_LE(info.max_upcalls_host_reserve, info.max_upcalls / 4);
+	ASSERT_EQ(0, rai_param_get("max_requests", max, sizeof(max)));
+	ASSERT_EQ(0, rai_param_get("max_requests_host_reserve", reserve,
+				   sizeof(reserve)));
+	EXPECT_EQ(strtoul(max, NULL, 10), info.max_requests_total);
+	EXPECT_EQ(strtoul(reserve, NULL, 10) < info.max_requests_total / 4 ?
+		  strtoul(reserve, NULL, 10) : info.max_requests_total / 4,
+		  info.max_requests_host_reserve);
+
+	memset(&v1, 0xa5, sizeof(v1));
+	ASSERT_EQ(0, rai_dev_ioctl(self->fd, RDMA_ADDRINFO_IOC_GET_INFO_V1,
+				   &v1));
+	EXPECT_EQ(0, memcmp(&info, &v1, RDMA_ADDRINFO_INFO_SIZE_V1));
+	EXPECT_EQ(0xa5a5a5a5, v1.max_requests_host_reserve);
+	EXPECT_EQ(0xa5a5a5a5, v1.max_upcalls_host_reserve);
+
+	memset(buf, 0xa5, sizeof(buf));
+	ASSERT_EQ(0, rai_dev_ioctl(self->fd,
+				   _IOC(_IOC_READ, RDMA_ADDRINFO_IOC_MAGIC, 0x00,
+					VAL_INFO_BIG), buf));
+	EXPECT_EQ(0, memcmp(&info, buf, sizeof(info)));
+	for (i = sizeof(info); i < sizeof(buf); i++)
+		tail |= buf[i];
+	EXPECT_EQ(0, tail);
+
+	EXPECT_EQ(-ENOTTY, rai_dev_ioctl(self->fd,
+					 _IOC(_IOC_READ, RDMA_ADDRINFO_IOC_MAGIC,
+					      0x00,
+					      RDMA_ADDRINFO_INFO_SIZE_V1 - 8),
+					 &info));
+	EXPECT_EQ(-ENOTTY, rai_dev_ioctl(self->fd,
+					 _IOC(_IOC_READ | _IOC_WRITE,
+					      RDMA_ADDRINFO_IOC_MAGIC, 0x00,
+					      sizeof(info)), &info));
+	FD_STILL_WORKS();
+}
+
 /* ---- GET_STATS -------------------------------------------------------- */
 
 static int val_get_stats(int fd, __u32 size, __u32 flags, __u32 reserved,
@@ -1111,11 +1166,14 @@ TEST_F(val, known_number_wrong_size_or_direction_enotty)
 		  rai_dev_ioctl(self->fd,
 				_IOW(RDMA_ADDRINFO_IOC_MAGIC, 0x01,
 				     struct rdma_addrinfo_resolve), buf));
-	/* GET_INFO's number with a larger struct. */
+	/*
+	 * GET_INFO's number with a struct smaller than version 1 (a larger
+	 * one is taken: get_info_size_versions_the_struct).
+	 */
 	EXPECT_EQ(-ENOTTY,
 		  rai_dev_ioctl(self->fd,
 				_IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x00,
-				     char[sizeof(struct rdma_addrinfo_info) + 8]),
+				     char[RDMA_ADDRINFO_INFO_SIZE_V1 - 4]),
 				buf));
 	/* DESTROY's number as _IO. */
 	EXPECT_EQ(-ENOTTY,

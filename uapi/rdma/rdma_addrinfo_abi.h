@@ -116,6 +116,7 @@
 #define _UAPI_RDMA_ADDRINFO_ABI_H
 
 #include <linux/types.h>
+#include <linux/errno.h>
 #include <linux/ioctl.h>
 
 #define RDMA_ADDRINFO_ABI_VERSION	1
@@ -221,6 +222,22 @@
  * @max_upcalls_per_user: concurrent DNS upcalls one user may hold; the
  *	slots go round-robin between users (max_upcalls_per_user); 0 from
  *	modules that predate it
+ * @max_requests_host_reserve: of @max_requests_total, how many only
+ *	callers of the initial user namespace may hold: the effective value,
+ *	max_requests_host_reserve clamped to @max_requests_total / 4
+ * @max_upcalls_host_reserve: of @max_upcalls, how many slots only callers
+ *	of the initial user namespace may hold: max_upcalls_host_reserve
+ *	clamped to @max_upcalls / 4
+ *
+ * The size in the command versions the struct (drm's rule): the module
+ * takes RDMA_ADDRINFO_IOC_GET_INFO of any size from
+ * RDMA_ADDRINFO_INFO_SIZE_V1 up, fills what both it and the caller know
+ * of and zeroes the caller's bytes past its own.  The first 64 bytes
+ * (up to @max_upcalls_per_user) are version 1, all that modules before
+ * the host reserves take: such a module fails the larger command with
+ * -ENOTTY, and a caller that needs only version 1 can then ask with
+ * RDMA_ADDRINFO_IOC_GET_INFO_V1.  A module that takes the larger command
+ * fills both reserves: no feature bit says so.
  */
 struct rdma_addrinfo_info {
 	__u32 abi_version;
@@ -239,7 +256,11 @@ struct rdma_addrinfo_info {
 	__u32 result_size;
 	__u32 max_requests_per_user;
 	__u32 max_upcalls_per_user;
+	__u32 max_requests_host_reserve;
+	__u32 max_upcalls_host_reserve;
 };
+
+#define RDMA_ADDRINFO_INFO_SIZE_V1	64
 
 /**
  * struct rdma_addrinfo_resolve - RDMA_ADDRINFO_IOC_RESOLVE (in/out)
@@ -524,8 +545,9 @@ struct rdma_addrinfo_destroy {
  * RESOLVER_ANSWER reads @count answers (struct
  * rdma_addrinfo_resolver_answer).  An answer whose id is no longer
  * outstanding (answered, past its deadline) is ignored and counted in
- * @stale.  An answer that is not well formed (@error not one of 0, ENXIO,
- * ENODATA, EAGAIN, EREMOTEIO; @addrs not NUL-terminated, empty with
+ * @stale.  An answer that is not well formed (@error neither 0 nor one of
+ * rdma_addrinfo_resolver_error(): ENXIO, ENODATA, EAGAIN, EREMOTEIO;
+ * @addrs not NUL-terminated, empty with
  * @error 0, or holding anything but numeric IPv4/IPv6 addresses
  * separated by commas and at most one canonical name) completes its
  * requests with -EPROTO and is counted in @malformed; the other answers
@@ -611,6 +633,31 @@ struct rdma_addrinfo_resolver_answer {
 };
 
 /**
+ * rdma_addrinfo_resolver_error - may a resolver answer with this error?
+ * @error: an answer's @error (a positive errno)
+ *
+ * The resident resolver's error set, the failures an answer may carry:
+ * ENXIO (no such name), ENODATA (the name has no address), EAGAIN
+ * (temporary failure) and EREMOTEIO (the servers refused).  The module
+ * takes an answer with any other non-zero @error for malformed; a
+ * resolver maps its other failures to EAGAIN.
+ *
+ * Return: 1 when @error is one of the set, else 0 (also for 0: no error).
+ */
+static inline int rdma_addrinfo_resolver_error(__s32 error)
+{
+	switch (error) {
+	case ENXIO:
+	case ENODATA:
+	case EAGAIN:
+	case EREMOTEIO:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/**
  * struct rdma_addrinfo_resolver_answers - RESOLVER_ANSWER (in/out)
  * @answers: in, user pointer to an array of @count answers
  * @count: in, entries of @answers
@@ -670,6 +717,8 @@ struct rdma_addrinfo_stats {
 
 #define RDMA_ADDRINFO_IOC_GET_INFO \
 	_IOR(RDMA_ADDRINFO_IOC_MAGIC, 0x00, struct rdma_addrinfo_info)
+#define RDMA_ADDRINFO_IOC_GET_INFO_V1 \
+	_IOC(_IOC_READ, RDMA_ADDRINFO_IOC_MAGIC, 0x00, RDMA_ADDRINFO_INFO_SIZE_V1)
 #define RDMA_ADDRINFO_IOC_RESOLVE \
 	_IOWR(RDMA_ADDRINFO_IOC_MAGIC, 0x01, struct rdma_addrinfo_resolve)
 #define RDMA_ADDRINFO_IOC_GET_EVENT \

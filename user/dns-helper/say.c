@@ -11,18 +11,24 @@ int say_verbose;
 
 void say(int prio, const char *fmt, ...)
 {
-	int err = errno, to_stderr;
+	int err = errno, tty;
 	va_list ap;
 
 	if (prio == LOG_DEBUG && !say_verbose)
 		return;
 	/* isatty() sets errno (ENOTTY): %m is the caller's. */
-	to_stderr = isatty(STDERR_FILENO) || say_verbose;
+	tty = isatty(STDERR_FILENO);
 	errno = err;
 	va_start(ap, fmt);
-	if (to_stderr) {
+	if (tty || say_verbose) {
+		/* One line at a time from the resolver's threads. */
+		flockfile(stderr);
+		if (!tty)
+			fprintf(stderr, "<%d>", LOG_PRI(prio));
+		errno = err;
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
+		funlockfile(stderr);
 	} else {
 		vsyslog(prio, fmt, ap);
 	}

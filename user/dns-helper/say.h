@@ -3,6 +3,11 @@
  * The log of the DNS helper and the resident resolver: syslog, or stderr
  * when that is a terminal or the program runs verbose (-v).  LOG_DEBUG
  * lines only when verbose.  The program calls openlog() itself.
+ *
+ * On a stderr that is not a terminal (the journal's stream under systemd,
+ * a pipe, a file) each line starts with its priority as sd-daemon(3)'s
+ * prefixes write it, "<3>" for LOG_ERR to "<7>" for LOG_DEBUG: the
+ * journal records the line at that priority and strips the prefix.
  */
 #ifndef RAI_SAY_H
 #define RAI_SAY_H

@@ -125,7 +125,10 @@ static int rai_check_abi(int fd)
 	char why[64];
 
 	memset(&info, 0, sizeof(info));
-	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info)) {
+	/* A module from before the struct grew knows its first 64 bytes. */
+	if (ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO, &info) &&
+	    (errno != ENOTTY ||
+	     ioctl(fd, RDMA_ADDRINFO_IOC_GET_INFO_V1, &info))) {
 		snprintf(why, sizeof(why), "GET_INFO: %s: module too old",
 			 strerror(errno));
 	} else if (info.abi_version != RDMA_ADDRINFO_ABI_VERSION) {

@@ -237,6 +237,9 @@ static void rai_finish(struct rai_id *st, const struct rdma_addrinfo_event *kev)
 					      &st->num_results,
 					      &st->canonname))
 		status = -errno;
+	/* No SA record: rdma-core 60+'s status (its kernel's -ENOENT) */
+	if (st->sa && st->as_60 && status == -ENXIO)
+		status = -ENOENT;
 	st->carried = 0;
 	rai_destroy_request(fd, kev->handle);
 	free(st->req);

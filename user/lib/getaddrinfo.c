@@ -117,61 +117,6 @@ static int rai_get_sync_fd(void)
 }
 
 /*
- * No node: the wildcard (RAI_PASSIVE) or loopback addresses, ordered by
- * family as glibc's getaddrinfo() orders them (librdmacm's one result is
- * glibc's first).  glibc is asked without a node: no name is looked up.
- */
-static void rai_order_like_glibc(struct rdma_addrinfo **res, int passive)
-{
-	struct addrinfo h = { .ai_flags = AI_NUMERICSERV |
-					  (passive ? AI_PASSIVE : 0),
-			      .ai_socktype = SOCK_STREAM }, *g, *a;
-	struct rdma_addrinfo *head = NULL, **tail = &head, **pp, *ai;
-
-	if (getaddrinfo(NULL, "0", &h, &g))
-		return;
-	for (a = g; a; a = a->ai_next) {
-		for (pp = res; *pp;) {
-			ai = *pp;
-			if (ai->ai_family != a->ai_family) {
-				pp = &ai->ai_next;
-				continue;
-			}
-			*pp = ai->ai_next;
-			ai->ai_next = NULL;
-			*tail = ai;
-			tail = &ai->ai_next;
-		}
-	}
-	*tail = *res;		/* families glibc does not give, as they were */
-	*res = head;
-	freeaddrinfo(g);
-}
-
-/*
- * The fields librdmacm takes from the hints: the caller's QP type and port
- * space (XRC types too), and the caller's source for an active result.
- */
-static int rai_fields_from_hints(struct rdma_addrinfo *list,
-				 const struct rdma_addrinfo *hints)
-{
-	struct rdma_addrinfo *ai;
-
-	if (hints->ai_qp_type)
-		rai_set_qp_type(list, hints->ai_qp_type);
-	for (ai = list; ai; ai = ai->ai_next) {
-		if (hints->ai_port_space)
-			ai->ai_port_space = hints->ai_port_space;
-		if (!(ai->ai_flags & RAI_PASSIVE) && hints->ai_src_addr &&
-		    hints->ai_src_len &&
-		    rai_copy_addr(&ai->ai_src_addr, &ai->ai_src_len,
-				  hints->ai_src_addr, hints->ai_src_len))
-			return EAI_MEMORY;
-	}
-	return 0;
-}
-
-/*
  * librdmacm's failures are -1 (EAI_BADFLAGS) with errno set: so are ours.
  * The only ones: RAI_SA with a node or with RAI_DNS, EOPNOTSUPP as in
  * librdmacm 60+ (flags nobody knows are ignored).
@@ -183,58 +128,38 @@ static int rai_badflags(void)
 }
 
 /*
- * The module's answer, on its process-wide file @fd; *@ib_from_ip: its IP
- * results are to be made AF_IB (request.h).
+ * The module's answer, on its process-wide file @fd, in the form of
+ * librdmacm's (shape.c).
  */
-static int rai_getaddrinfo(int fd, const char *node, const char *service,
-			   const struct rdma_addrinfo *hints,
-			   struct rdma_addrinfo **res, int *ib_from_ip)
-{
-	struct rai_request req;
-	int ret;
-
-	ret = rai_build_request(&req, node, service, hints);
-	if (ret)
-		return ret;
-	*ib_from_ip = req.ib_from_ip;
-
-	if ((req.cmd.ai_flags & RDMA_ADDRINFO_RAI_SA) && !req.cmd.ibdev_name[0])
-		return rai_resolve_sync_sa_ports(fd, &req, res);
-	return rai_resolve_sync(fd, &req, res);
-}
-
-/* rdma_getaddrinfo() with the module: its answer on @fd, as librdmacm's. */
 static int rai_module_getaddrinfo(int fd, const char *node,
 				  const char *service,
 				  const struct rdma_addrinfo *hints,
 				  struct rdma_addrinfo **res)
 {
-	struct rdma_addrinfo *ai;
-	int ret, ib_from_ip = 0;
+	struct rai_request req;
+	int ret;
 
 	if (hints && !node && !service && !(hints->ai_flags & RAI_SA))
 		return rai_list_from_hints(hints, res);
 
-	ret = rai_getaddrinfo(fd, node, service, hints, res, &ib_from_ip);
+	ret = rai_build_request(&req, node, service, hints);
 	if (ret == EAI_BADFLAGS)
 		return rai_badflags();
-	if (ret == RAI_VIEW_REFUSED || ret == RAI_GLIBC_NAME)
+	if (ret)
 		return ret;
-	if (ret || (hints && (hints->ai_flags & RAI_SA)))
-		return ret;
-	if (!node)
-		rai_order_like_glibc(res, hints &&
-					  (hints->ai_flags & RAI_PASSIVE));
-	/* after the order: librdmacm's result is glibc's first, made AF_IB */
-	if (ib_from_ip) {
-		/* the service ID is of the port space the results get */
-		if (hints->ai_port_space)
-			for (ai = *res; ai; ai = ai->ai_next)
-				ai->ai_port_space = hints->ai_port_space;
-		ret = rai_ib_from_ip(res);
+	if (req.cmd.ai_flags & RDMA_ADDRINFO_RAI_SA) {
+		ret = req.cmd.ibdev_name[0] ?
+		      rai_resolve_sync(fd, &req, res) :
+		      rai_resolve_sync_sa_ports(fd, &req, res);
+		/* no port's SA has the record: rdma-core 60+'s errno */
+		if (ret == EAI_NONAME)
+			errno = ENOENT;
+	} else {
+		ret = rai_resolve_sync(fd, &req, res);
 	}
-	if (hints && !ret)
-		ret = rai_fields_from_hints(*res, hints);
+	if (ret)
+		return ret;
+	ret = rai_shape_list(res, &req.shape);
 	if (ret) {
 		rai_free_list(*res);
 		*res = NULL;

@@ -40,10 +40,9 @@ static int rai_start(struct rai_id *st, struct rai_channel *ch,
 	}
 	if (rai_id_save_request(st, req))
 		return -1;
-	st->qp_type = req->qp_type;
-	st->passive = req->passive;
-	st->ib_from_ip = req->ib_from_ip;
+	st->shape = req->shape;
 	st->sa = !!(req->cmd.ai_flags & RDMA_ADDRINFO_RAI_SA);
+	st->as_60 = req->as_60;
 	req->cmd.context = (uintptr_t)st->id;
 	req->cmd.flags &= ~RDMA_ADDRINFO_RESOLVE_SYNC;
 	if (!st->sync)

@@ -57,10 +57,9 @@ struct rai_id {
 	int wake_seq;			/* its wake-up is queued (wake.c); 0: none */
 	int completed;			/* a request completed */
 	int status;			/* its status: 0 or -errno */
-	int qp_type;			/* its hints' QP type (0: none) */
-	int passive;			/* its hints' RAI_PASSIVE */
-	int ib_from_ip;			/* IP results made AF_IB (request.h) */
+	struct rai_shape shape;		/* what its results take of the hints */
 	int sa;				/* its hints' RAI_SA */
+	int as_60;			/* started at RDMACM_1.4 (resolve.c) */
 	int handed_over;		/* its results queried (RDMACM_1.4) */
 	struct rdma_addrinfo_result *results;
 	char *canonname;		/* the module's, for the results */

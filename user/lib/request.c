@@ -105,6 +105,13 @@ int rai_check_hints(const char *node, const char *service,
 		return EAI_BADFLAGS;
 	if ((hints->ai_flags & RAI_SA) && node)
 		return EAI_BADFLAGS;
+	/*
+	 * rdma-core 60+ reads nothing of RAI_SA's hints but the flags: its
+	 * results are AF_IB of RDMA_PS_IB whatever family, source, QP type
+	 * and port space they name (shape.c).
+	 */
+	if (hints->ai_flags & RAI_SA)
+		return service ? 0 : EAI_NONAME;
 	if (hints->ai_family != AF_UNSPEC &&
 	    !rai_family_socklen(hints->ai_family))
 		return EAI_FAMILY;
@@ -114,8 +121,7 @@ int rai_check_hints(const char *node, const char *service,
 		return EAI_FAMILY;
 	if (!node && !service && !(hints->ai_flags & RAI_PASSIVE) &&
 	    !(hints->ai_dst_addr && hints->ai_dst_len) &&
-	    !(hints->ai_src_addr && hints->ai_src_len &&
-	      !(hints->ai_flags & RAI_SA)))
+	    !(hints->ai_src_addr && hints->ai_src_len))
 		return EAI_NONAME;
 	return 0;
 }
@@ -196,6 +202,31 @@ static int rai_ipv4_node(struct rai_request *req, const char **node,
 	if (!rai_ipv4_module_literal(*node))
 		return 0;
 	return flags & RAI_NUMERICHOST ? EAI_NONAME : RAI_GLIBC_NAME;
+}
+
+/*
+ * A name glibc's resolver cannot put in a query (ns_name_pton(): an empty
+ * label, "a..b" or ".a", or one longer than 63 bytes): glibc answers it
+ * from /etc/hosts or with EAI_NONAME, and the module's DNS path would
+ * fail it otherwise; librdmacm's own call looks it up (RAI_GLIBC_NAME).
+ * "." (the root) and a trailing dot are names.
+ */
+static int rai_name_unencodable(const char *node)
+{
+	const char *label = node, *dot;
+	size_t len;
+
+	if (!strcmp(node, "."))
+		return 0;
+	for (;;) {
+		dot = strchr(label, '.');
+		len = dot ? (size_t)(dot - label) : strlen(label);
+		if (len > 63 || (!len && dot))
+			return 1;
+		if (!dot)
+			return 0;
+		label = dot + 1;
+	}
 }
 
 /*
@@ -281,8 +312,9 @@ static void rai_keep_caller_args(struct rai_caller_args *a,
  * rai_build_request - fill @req for RESOLVE
  *
  * Return: 0 or an EAI_* code (see rai_check_hints(), rai_map_service()),
- * or RAI_GLIBC_NAME (rai_ipv4_node()).  The context, flags, src_addr and ibdev_name of an rdma_cm_id are the
- * caller's to add.
+ * or RAI_GLIBC_NAME (rai_ipv4_node(), rai_name_unencodable()).  The
+ * context, flags, src_addr and ibdev_name of an rdma_cm_id are the
+ * caller's to add; req->shape is what the results take from the hints.
  */
 int rai_build_request(struct rai_request *req, const char *node,
 		      const char *service, const struct rdma_addrinfo *hints)
@@ -309,7 +341,10 @@ int rai_build_request(struct rai_request *req, const char *node,
 		if (ret)
 			return ret;
 	}
+	rai_shape_from_hints(&req->shape, node, hints);
 	if (node && !rai_node_is_literal(node)) {
+		if (!(flags & RAI_NUMERICHOST) && rai_name_unencodable(node))
+			return RAI_GLIBC_NAME;
 		req->ctx |= RAI_CTX_NAME;
 		rai_keep_caller_args(&req->caller, service, hints);
 	}
@@ -348,6 +383,8 @@ int rai_build_request(struct rai_request *req, const char *node,
 		cmd->service_len = strlen(req->service);
 	}
 	cmd->ai_flags = flags;
+	if (flags & RAI_SA)
+		return 0;	/* the hints' flags alone, as rdma-core 60+ */
 	/*
 	 * The kernel is asked for the QP type and port space it knows;
 	 * otherwise for glibc's first answer's QP type and that type's port
@@ -358,11 +395,10 @@ int rai_build_request(struct rai_request *req, const char *node,
 	if (hints) {
 		cmd->family = rai_kernel_family(node, flags, hints->ai_family);
 		cmd->port_space = rai_port_space_known(ps) ? ps : 0;
-		req->qp_type = qp_type;
-		req->passive = !!(hints->ai_flags & RAI_PASSIVE);
 		if (qp_type && ps)
 			req->ctx |= RAI_CTX_QP_PS;
-		req->ib_from_ip = rai_wants_ib_from_ip(hints, cmd->family);
+		req->shape.ib_from_ip = rai_wants_ib_from_ip(hints,
+							     cmd->family);
 		if (hints->ai_src_addr && hints->ai_src_len &&
 		    rai_src_for_kernel(node, flags, hints->ai_family,
 				       hints->ai_src_addr))

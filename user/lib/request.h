@@ -6,6 +6,8 @@
 #include <rdma/rdma_addrinfo.h>
 #include <rdma/rdma_addrinfo_abi.h>
 
+#include "shape.h"
+
 /*
  * The caller's own service and hints, kept with a request for a name: if
  * the module refuses the name for the caller's view, librdmacm is asked
@@ -24,9 +26,9 @@ struct rai_caller_args {
 struct rai_request {
 	struct rdma_addrinfo_resolve cmd;
 	unsigned int ctx;				/* RAI_CTX_* */
-	int qp_type;		/* the hints' own (XRC types are RC in cmd) */
-	int passive;		/* the hints' RAI_PASSIVE (cmd may add it) */
-	int ib_from_ip;		/* IP results made AF_IB (rai_ib_from_ip()) */
+	/* the results' QP type and RAI_PASSIVE the hints' (not cmd's) */
+	struct rai_shape shape;
+	int as_60;		/* an id's, at RDMACM_1.4 (resolve.c) */
 	char service[RDMA_ADDRINFO_SERVICE_MAX + 1];
 	char node[INET6_ADDRSTRLEN + 16];		/* from ai_dst_addr */
 	struct rai_caller_args caller;			/* RAI_CTX_NAME only */

@@ -78,14 +78,14 @@ static int rai_sa_unsupported(const char *node,
 	       (node || (hints->ai_flags & RAI_DNS));
 }
 
-/* Hints with no address, no node, no service: they are the result. */
+/*
+ * Hints without node and service: they are the result, addresses as
+ * given, as rdma_getaddrinfo() gives them (rdma-core 60+ asks it).
+ */
 static int rai_hints_alone(const char *node, const char *service,
 			   const struct rdma_addrinfo *hints)
 {
-	return hints && !node && !service &&
-	       !(hints->ai_flags & (RAI_SA | RAI_PASSIVE)) &&
-	       !(hints->ai_dst_addr && hints->ai_dst_len) &&
-	       !(hints->ai_src_addr && hints->ai_src_len);
+	return hints && !node && !service && !(hints->ai_flags & RAI_SA);
 }
 
 /*
@@ -175,6 +175,7 @@ static int rai_resolve_at_version(struct rdma_cm_id *id, const char *node,
 	if (ret)
 		return ERR(ret == EAI_SYSTEM ? errno : rai_errno_from_eai(ret));
 	rai_request_bind_to_id(&req, id);
+	req.as_60 = as_60;
 	if ((req.cmd.ai_flags & RAI_SA) && !id->verbs)
 		return ERR(EINVAL);	/* not bound to a port */
 	if (!rai_wrappers_in_use())
@@ -200,6 +201,7 @@ int rai_resolve_addrinfo_1_0(struct rdma_cm_id *id, const char *node,
 /* @st's results as a new list in *@info (registry locked).  Return: 0, -1. */
 static int rai_results_list(struct rai_id *st, struct rdma_addrinfo **info)
 {
+	struct rai_shape shape = st->shape;
 	int eai;
 
 	if (st->list) {
@@ -213,11 +215,17 @@ static int rai_results_list(struct rai_id *st, struct rdma_addrinfo **info)
 		errno = ENOMEM;
 	if (eai)
 		return -1;
-	/* The caller's QP type, as rdma_getaddrinfo() gives it. */
-	if (st->qp_type)
-		rai_set_qp_type(*info, st->qp_type);
-	rai_set_passive(*info, st->passive);
-	if (st->ib_from_ip && rai_ib_from_ip(info)) {
+	/*
+	 * As rdma_getaddrinfo() gives them (shape.c); at RDMA_ADDRINFO_1.0
+	 * the hints' QP type, RAI_PASSIVE and AF_IB alone, as then.
+	 */
+	if (!st->as_60) {
+		shape.port_space = 0;
+		shape.sa = 0;
+		shape.no_node = 0;
+		shape.src_len = 0;
+	}
+	if (rai_shape_list(info, &shape)) {
 		rai_free_list(*info);
 		*info = NULL;
 		return ERR(ENOMEM);

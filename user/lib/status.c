@@ -138,6 +138,9 @@ int rai_eai_with_errno(int status, unsigned int ctx)
 
 RAI_EXPORT int rdma_addrinfo_status_eai(int status)
 {
+	/* An SA lookup without a record at RDMACM_1.4 (rdma-core 60+'s) */
+	if (status == -ENOENT)
+		return EAI_NONAME;
 	return rai_eai_with_errno(status, 0);
 }
 

@@ -10,15 +10,7 @@
 /* answer.h */
 int answer_error(int err)
 {
-	switch (err) {
-	case ENXIO:
-	case ENODATA:
-	case EAGAIN:
-	case EREMOTEIO:
-		return err;
-	default:
-		return EAGAIN;
-	}
+	return rdma_addrinfo_resolver_error(err) ? err : EAGAIN;
 }
 
 /* Does the module take canonical names in answers (answer_canonical())? */

@@ -17,8 +17,9 @@
  * module gives the names it had taken and not answered to its fallback
  * (the dns_resolver upcall) at once.
  *
- * Started by systemd (Type=notify: READY=1 once registered) when udev
- * sees the device; in a container, by the container's root.
+ * Started by systemd (Type=notify: READY=1 once registered, then a
+ * STATUS= line with the names answered) when udev sees the device; in a
+ * container, by the container's root.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -140,21 +141,53 @@ static int resolved_take(void *ctx, struct rdma_addrinfo_resolver_name *name)
 	return take.taken ? 1 : 0;
 }
 
+/*
+ * The service manager's STATUS= line (systemctl status): how many names
+ * answered so far, sent again every STATUS_MS while that count moves.
+ */
+#define STATUS_MS	2000
+
+static void resolved_status(struct pool *pool, unsigned long threads,
+			    unsigned long *said)
+{
+	unsigned long sends, answers;
+	char state[128];
+
+	pool_stats(pool, &sends, &answers);
+	if (*said == answers)
+		return;
+	snprintf(state, sizeof(state),
+		 "STATUS=registered, %lu threads: %lu names answered", threads,
+		 answers);
+	if (notify_service_manager(state) > 0)
+		*said = answers;
+}
+
 /* Until SIGTERM/SIGINT (0) or the device fails (-1). */
-static int resolved_wait(int sig_fd, struct pool *pool)
+static int resolved_wait(int sig_fd, struct pool *pool, unsigned long threads)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = sig_fd, .events = POLLIN },
 		{ .fd = pool_failed_fd(pool), .events = POLLIN },
 	};
 	struct signalfd_siginfo si;
+	const char *notify = getenv("NOTIFY_SOCKET");
+	/* READY=1 said 0 names: no wake-ups without a service manager. */
+	int timeout = notify && *notify ? STATUS_MS : -1;
+	unsigned long said = 0;
+	int n;
 
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
+		n = poll(pfd, 2, timeout);
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			say(LOG_ERR, "poll: %m");
 			return -1;
+		}
+		if (!n) {
+			resolved_status(pool, threads, &said);
+			continue;
 		}
 		if (pfd[0].revents & POLLIN) {
 			if (read(sig_fd, &si, sizeof(si)) == sizeof(si))
@@ -165,6 +198,7 @@ static int resolved_wait(int sig_fd, struct pool *pool)
 		if (pfd[1].revents & POLLIN) {
 			say(LOG_ERR, "%s: the device failed: %s", DEVICE_PATH,
 			    strerror(-pool_failed(pool)));
+			notify_service_manager("STATUS=the device failed");
 			return -1;
 		}
 	}
@@ -197,7 +231,7 @@ int main(int argc, char **argv)
 	struct pool *pool;
 	sigset_t sigs;
 	int opt, fd, sig_fd, ret;
-	char *end;
+	char *end, state[128];
 
 	while ((opt = getopt_long(argc, argv, "fvt:h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -257,11 +291,14 @@ int main(int argc, char **argv)
 	}
 	say(LOG_INFO, "registered: %lu threads, %u names at once, deadline %u ms",
 	    threads, held, reg.deadline_ms);
-	ret = notify_service_manager("READY=1");
+	snprintf(state, sizeof(state),
+		 "READY=1\nSTATUS=registered, %lu threads: 0 names answered",
+		 threads);
+	ret = notify_service_manager(state);
 	if (ret < 0)
 		say(LOG_ERR, "NOTIFY_SOCKET: %s", strerror(-ret));
 
-	ret = resolved_wait(sig_fd, pool);
+	ret = resolved_wait(sig_fd, pool, threads);
 
 	notify_service_manager("STOPPING=1");
 	/* No answer after this: then the file, and the names it held, go. */

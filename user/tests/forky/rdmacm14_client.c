@@ -143,21 +143,112 @@ static void say_event(const char *step, struct rdma_event_channel *ch)
 	printf("%s none %s\n", step, failure());
 }
 
-static void say_query(const char *step, struct rdma_cm_id *id)
+/* The id's list in *@res and its length, or -1 with the step's failure said. */
+static int query_list(const char *step, struct rdma_cm_id *id,
+		      struct rdma_addrinfo **res)
 {
-	struct rdma_addrinfo *res, *ai;
+	struct rdma_addrinfo *ai;
 	int n = 0;
 
-	if (rdma_query_addrinfo(id, &res)) {
+	if (rdma_query_addrinfo(id, res)) {
 		printf("%s %s\n", step, failure());
-		return;
+		return -1;
 	}
-	for (ai = res; ai; ai = ai->ai_next)
+	for (ai = *res; ai; ai = ai->ai_next)
 		n++;
+	return n;
+}
+
+static void say_query(const char *step, struct rdma_cm_id *id)
+{
+	struct rdma_addrinfo *res;
+	int n = query_list(step, id, &res);
+
+	if (n < 0)
+		return;
 	printf("%s 0 results %d family %d qp %d ps %d dst %u src %u\n", step, n,
 	       res->ai_family, res->ai_qp_type, res->ai_port_space,
 	       (unsigned int)res->ai_dst_len, (unsigned int)res->ai_src_len);
 	rdma_freeaddrinfo(res);
+}
+
+/* "ADDRESS:PORT" of an IP address, "-" for none, "?" for another family. */
+static const char *addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (!sa) {
+		snprintf(buf, len, "-");
+	} else if (sa->sa_family == AF_INET) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+			  ip, sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip,
+			 ntohs(((const struct sockaddr_in *)sa)->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)sa)->sin6_addr, ip,
+			  sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip,
+			 ntohs(((const struct sockaddr_in6 *)sa)->sin6_port));
+	} else {
+		snprintf(buf, len, "?");
+	}
+	return buf;
+}
+
+/* The first result's fields and addresses, the count last. */
+static void say_first(const char *step, struct rdma_cm_id *id)
+{
+	char src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8];
+	struct rdma_addrinfo *res;
+	int n = query_list(step, id, &res);
+
+	if (n < 0)
+		return;
+	printf("%s 0 family %d qp %d ps %d src %s dst %s results %d\n", step,
+	       res->ai_family, res->ai_qp_type, res->ai_port_space,
+	       addr_str(res->ai_src_len ? res->ai_src_addr : NULL, src,
+			sizeof(src)),
+	       addr_str(res->ai_dst_len ? res->ai_dst_addr : NULL, dst,
+			sizeof(dst)), n);
+	rdma_freeaddrinfo(res);
+}
+
+/*
+ * The list rdma_getaddrinfo() gives, through the id: no node (glibc's
+ * order), a source in the hints (echoed), hints with a destination and
+ * no node (copied); and a service glibc does not know (the errno).
+ */
+static void semantics_list(struct rdma_event_channel *ch,
+			   struct rdma_cm_id *id, const char *node)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET,
+				   .sin_port = htons(7472) };
+	struct sockaddr_in dst = { .sin_family = AF_INET,
+				   .sin_port = htons(7471) };
+	struct rdma_addrinfo with_src = { .ai_src_addr = (void *)&src,
+					  .ai_src_len = sizeof(src) };
+	struct rdma_addrinfo with_dst = { .ai_dst_addr = (void *)&dst,
+					  .ai_dst_len = sizeof(dst) };
+
+	inet_pton(AF_INET, "127.0.0.1", &src.sin_addr);
+	inet_pton(AF_INET, "127.0.0.2", &dst.sin_addr);
+	say_ret("resolve-no-node", rdma_resolve_addrinfo(id, NULL, "4791", NULL));
+	say_event("event-no-node", ch);
+	say_first("query-no-node", id);
+	say_ret("resolve-src", rdma_resolve_addrinfo(id, node, "4791", &with_src));
+	say_event("event-src", ch);
+	say_first("query-src", id);
+	say_ret("resolve-dst-hints",
+		rdma_resolve_addrinfo(id, NULL, NULL, &with_dst));
+	say_event("event-dst-hints", ch);
+	say_first("query-dst-hints", id);
+	if (rdma_resolve_addrinfo(id, node, "no-such-service-rai", NULL)) {
+		say_ret("resolve-bad-service", -1);
+	} else {
+		say_ret("resolve-bad-service", 0);
+		say_event("event-bad-service", ch);
+	}
 }
 
 /* Each step, one line; the rows of rdmacm14_test's table. */
@@ -201,6 +292,7 @@ static void semantics(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		say_event("event-missing", ch);
 	}
 	say_query("query-missing", id);
+	semantics_list(ch, id, node);
 	/* A second request after the event, the first never queried. */
 	say_ret("resolve-unqueried", rdma_resolve_addrinfo(id, node, "4791", NULL));
 	say_event("event-unqueried", ch);

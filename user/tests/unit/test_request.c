@@ -172,7 +172,7 @@ TEST(raw_packet_is_asked_as_the_first_answers_qp_type)
 	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
 	ASSERT_EQ(IBV_QPT_RC, req.cmd.qp_type);
 	ASSERT_EQ(0, req.cmd.port_space);
-	ASSERT_EQ(IBV_QPT_RAW_PACKET, req.qp_type);
+	ASSERT_EQ(IBV_QPT_RAW_PACKET, req.shape.qp_type);
 	hints.ai_port_space = RDMA_PS_UDP;
 	ASSERT_EQ(0, rai_build_request(&req, "host", "7471", &hints));
 	ASSERT_EQ(IBV_QPT_UD, req.cmd.qp_type);
@@ -274,8 +274,11 @@ TEST(node_longer_than_255_bytes_is_eai_noname)
 {
 	struct rai_request req;
 	char node[RDMA_ADDRINFO_NAME_MAX + 2];
+	size_t i;
 
-	memset(node, 'a', sizeof(node) - 1);
+	/* labels of 60 bytes: a name glibc can ask DNS for */
+	for (i = 0; i < sizeof(node) - 1; i++)
+		node[i] = i % 61 == 60 ? '.' : 'a';
 	node[sizeof(node) - 1] = '\0';
 	ASSERT_EQ(EAI_NONAME, rai_build_request(&req, node, NULL, NULL));
 	node[RDMA_ADDRINFO_NAME_MAX] = '\0';
@@ -361,9 +364,58 @@ TEST(af_ib_is_asked_only_for_gid_literals)
 	ASSERT_EQ(AF_UNSPEC, req.cmd.family);
 	ASSERT_EQ(0, rai_build_request(&req, "fe80::1", "7471", &hints));
 	ASSERT_EQ(AF_IB, req.cmd.family);
+	/* RAI_SA: its flags alone, as rdma-core 60+ (its results AF_IB) */
 	hints.ai_flags = RAI_SA;
 	ASSERT_EQ(0, rai_build_request(&req, NULL, "0x10", &hints));
-	ASSERT_EQ(AF_IB, req.cmd.family);
+	ASSERT_EQ(AF_UNSPEC, req.cmd.family);
+}
+
+/*
+ * rdma-core 60+ reads nothing of RAI_SA's hints but the flags (issue 33
+ * item 2): family, source, QP type and port space, even inconsistent or
+ * unknown, neither refuse nor go to the kernel.
+ */
+TEST(rai_sa_hints_are_its_flags_alone)
+{
+	struct sockaddr_in src = { .sin_family = 12345 };
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA, .ai_family = 12345,
+				       .ai_qp_type = IBV_QPT_UD,
+				       .ai_port_space = RDMA_PS_TCP,
+				       .ai_src_addr = (struct sockaddr *)&src,
+				       .ai_src_len = sizeof(src) };
+	struct rai_request req;
+
+	ASSERT_EQ(0, rai_check_hints(NULL, "svc", &hints));
+	ASSERT_EQ(0, rai_build_request(&req, NULL, "svc", &hints));
+	EXPECT_EQ(AF_UNSPEC, req.cmd.family);
+	EXPECT_EQ(0, req.cmd.qp_type);
+	EXPECT_EQ(0, req.cmd.port_space);
+	EXPECT_EQ(0, req.cmd.src_len);
+	EXPECT_EQ(1, req.shape.sa);
+}
+
+/*
+ * Names glibc's resolver cannot put in a query (issue 33, "a..b"): an
+ * empty label or one above 63 bytes is librdmacm's to look up, as glibc
+ * does; with RAI_NUMERICHOST it is no literal (EAI_NONAME, the kernel's).
+ */
+TEST(name_with_an_empty_or_long_label_is_glibc_s)
+{
+	struct rdma_addrinfo numeric = { .ai_flags = RAI_NUMERICHOST };
+	char name[80];
+	struct rai_request req;
+
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, "a..b", "1", NULL));
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, ".a", "1", NULL));
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, "a.b..", "1", NULL));
+	memset(name, 'x', 64);
+	strcpy(name + 64, ".example");
+	EXPECT_EQ(RAI_GLIBC_NAME, rai_build_request(&req, name, "1", NULL));
+	strcpy(name + 63, ".example");		/* 63 bytes: a label */
+	EXPECT_EQ(0, rai_build_request(&req, name, "1", NULL));
+	EXPECT_EQ(0, rai_build_request(&req, "a.b.", "1", NULL));
+	EXPECT_EQ(0, rai_build_request(&req, ".", "1", NULL));
+	EXPECT_EQ(0, rai_build_request(&req, "a..b", "1", &numeric));
 }
 
 /*
@@ -425,19 +477,19 @@ TEST(af_ib_numeric_of_ip_is_made_ib_here)
 
 	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
 	EXPECT_EQ(AF_UNSPEC, req.cmd.family);
-	EXPECT_EQ(1, req.ib_from_ip);
+	EXPECT_EQ(1, req.shape.ib_from_ip);
 	ASSERT_EQ(0, rai_build_request(&req, "192.0.2.1", "7471", &hints));
-	EXPECT_EQ(1, req.ib_from_ip);
+	EXPECT_EQ(1, req.shape.ib_from_ip);
 	ASSERT_EQ(0, rai_build_request(&req, "fe80::1", "7471", &hints));
 	EXPECT_EQ(AF_IB, req.cmd.family);
-	EXPECT_EQ(0, req.ib_from_ip);
+	EXPECT_EQ(0, req.shape.ib_from_ip);
 	hints.ai_flags &= ~RAI_NUMERICHOST;
 	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
-	EXPECT_EQ(0, req.ib_from_ip);
+	EXPECT_EQ(0, req.shape.ib_from_ip);
 	hints.ai_flags = RAI_NUMERICHOST | RAI_FAMILY;
 	hints.ai_family = AF_INET;
 	ASSERT_EQ(0, rai_build_request(&req, NULL, "7471", &hints));
-	EXPECT_EQ(0, req.ib_from_ip);
+	EXPECT_EQ(0, req.shape.ib_from_ip);
 }
 
 TEST(unknown_service_name_fails_the_request)

@@ -48,7 +48,9 @@ int ioctl(int fd, unsigned long request, ...)
 	va_end(ap);
 	if (!libc_ioctl)
 		libc_ioctl = (ioctl_fn)dlsym(RTLD_NEXT, "ioctl");
-	if (request != RDMA_ADDRINFO_IOC_GET_INFO ||
+	/* Both sizes: a module that fails one fails the other. */
+	if ((request != RDMA_ADDRINFO_IOC_GET_INFO &&
+	     request != RDMA_ADDRINFO_IOC_GET_INFO_V1) ||
 	    get_info_answer == GET_INFO_AS_IS)
 		return libc_ioctl(fd, request, arg);
 	__atomic_add_fetch(get_info_changed, 1, __ATOMIC_RELAXED);

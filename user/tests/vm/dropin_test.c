@@ -454,6 +454,21 @@ TEST(malformed_name_of_unknown_scope_is_eai_noname_as_in_librdmacm)
 	malformed_name_cases(_metadata, "fe80::1%bogus0");
 }
 
+/*
+ * Names glibc's resolver cannot put in a query: an empty label (a..b, .a)
+ * or one of 64 bytes.  librdmacm's EAI_NONAME (was EAI_FAIL here).
+ */
+TEST(name_with_an_empty_or_long_label_is_as_in_librdmacm)
+{
+	char label64[80];
+
+	malformed_name_cases(_metadata, "a..b");
+	malformed_name_cases(_metadata, ".a");
+	memset(label64, 'x', 64);
+	strcpy(label64 + 64, ".example");
+	malformed_name_cases(_metadata, label64);
+}
+
 /* A sockaddr of @family (AF_INET, AF_INET6, AF_IB) for @ip (a GID too). */
 static socklen_t sockaddr_of(struct sockaddr_storage *ss, int family,
 			     const char *ip)

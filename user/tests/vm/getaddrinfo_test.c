@@ -246,17 +246,6 @@ TEST(eai_socktype_qp_type_and_port_space_inconsistent)
 		  rdma_getaddrinfo(RAI_ZONE_PEER, NULL, &hints, &res));
 }
 
-TEST(eai_qptype_with_rai_sa_qp_type_and_port_space_inconsistent)
-{
-	struct rdma_addrinfo hints = { .ai_flags = RAI_SA,
-				       .ai_qp_type = IBV_QPT_UD,
-				       .ai_port_space = RDMA_PS_TCP };
-	struct rdma_addrinfo *res = NULL;
-
-	ASSERT_EQ(EAI_QPTYPE,
-		  rdma_getaddrinfo(NULL, "0x1000000000000001", &hints, &res));
-}
-
 TEST(a_service_of_udp_only_gives_ud_and_rdma_ps_udp)
 {
 	struct rdma_addrinfo *res = NULL;

@@ -19,6 +19,7 @@
 
 #define SID_A		0x1000000000000001ULL	/* name svc-a */
 #define SID_B		0x1000000000000002ULL	/* name svc-b */
+#define SID_P		0x1000000000000003ULL	/* name svc-p, P_Key 0x8001 */
 #define BULK_RECORDS	12			/* name bulk */
 
 static char sa_world[PATH_MAX + 32];
@@ -205,7 +206,10 @@ TEST_F(sa, rai_sa_asks_the_next_port_when_one_has_no_record)
 	rdma_freeaddrinfo(res);
 }
 
-/* No port's SA has the record: EAI_NONAME, not the last port's "no SA". */
+/*
+ * No port's SA has the record: EAI_NONAME, not the last port's "no SA",
+ * with rdma-core 60+'s errno (its -1 with ENOENT; rdma_getaddrinfo(3)).
+ */
 TEST_F(sa, rai_sa_no_record_on_any_port_is_eai_noname)
 {
 	struct rdma_addrinfo hints = { .ai_flags = RAI_SA };
@@ -214,7 +218,74 @@ TEST_F(sa, rai_sa_no_record_on_any_port_is_eai_noname)
 	RAI_RETURN_IF_SKIPPED();
 
 	ASSERT_EQ(0, sa_world_run("mode normal empty_first=100"));
+	errno = 0;
 	ASSERT_EQ(EAI_NONAME, rdma_getaddrinfo(NULL, "svc-a", &hints, &res));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+/*
+ * The fields of rdma-core 60+'s RAI_SA results (ucma_convert_service_recs()
+ * and resolve_sa_on_gid()): ai_flags RAI_SA, QP type 0, RDMA_PS_IB; the
+ * destination the record's GID, P_Key and service ID; the source the
+ * port's GID with RDMA_PS_IB's service ID and the record's P_Key.
+ */
+static void expect_sa_fields_of_60(struct __test_metadata *_metadata,
+				   const struct rdma_addrinfo *ai,
+				   unsigned long long sid, unsigned short pkey)
+{
+	const struct sockaddr_ib *dst = (const void *)ai->ai_dst_addr;
+	const struct sockaddr_ib *src = (const void *)ai->ai_src_addr;
+
+	EXPECT_EQ(RAI_SA, ai->ai_flags);
+	EXPECT_EQ(AF_IB, ai->ai_family);
+	EXPECT_EQ(0, ai->ai_qp_type);
+	EXPECT_EQ(RDMA_PS_IB, ai->ai_port_space);
+	ASSERT_EQ(sizeof(*dst), ai->ai_dst_len);
+	EXPECT_EQ(sid, be64toh(dst->sib_sid));
+	EXPECT_EQ(~0ULL, be64toh(dst->sib_sid_mask));
+	EXPECT_EQ(pkey, ntohs(dst->sib_pkey));
+	ASSERT_EQ(sizeof(*src), ai->ai_src_len);
+	EXPECT_EQ(AF_IB, src->sib_family);
+	EXPECT_EQ((unsigned long long)RDMA_PS_IB << 16, be64toh(src->sib_sid));
+	EXPECT_EQ(RDMA_IB_IP_PS_MASK, be64toh(src->sib_sid_mask));
+	EXPECT_EQ(pkey, ntohs(src->sib_pkey));
+}
+
+/* svc-p's one result with @hints, of rdma-core 60+'s fields. */
+static void svc_p_as_60(struct __test_metadata *_metadata,
+			const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *res = NULL;
+
+	ASSERT_EQ(0, rdma_getaddrinfo(NULL, "svc-p", hints, &res));
+	EXPECT_EQ(1, rai_count(res));
+	expect_sa_fields_of_60(_metadata, res, SID_P, 0x8001);
+	rdma_freeaddrinfo(res);
+}
+
+/*
+ * rdma-core 60+ reads only the flags of RAI_SA's hints: a family, a
+ * source, a QP type and port space that disagree change nothing (the
+ * library said EAI_QPTYPE or EAI_FAMILY).  One case for both statements:
+ * each case starts the SA responder again.
+ */
+TEST_F(sa, rai_sa_results_have_the_fields_of_librdmacm_60_whatever_the_hints)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET };
+	struct rdma_addrinfo hints = { .ai_flags = RAI_SA | RAI_NOROUTE };
+
+	RAI_RETURN_IF_SKIPPED();
+
+	svc_p_as_60(_metadata, &hints);
+	hints.ai_family = AF_INET;
+	hints.ai_qp_type = IBV_QPT_UD;
+	hints.ai_port_space = RDMA_PS_TCP;
+	hints.ai_src_addr = (struct sockaddr *)&src;
+	hints.ai_src_len = sizeof(src);
+	svc_p_as_60(_metadata, &hints);
+	hints.ai_family = 12345;
+	src.sin_family = 12345;
+	svc_p_as_60(_metadata, &hints);
 }
 
 TEST_F(sa, sa_error_status_is_eai_fail)
@@ -247,6 +318,10 @@ TEST_F(sa, resolve_addrinfo_rai_sa_on_an_id_bound_to_the_port)
 	ASSERT_EQ(1, rai_count(res));
 	EXPECT_EQ(AF_IB, res->ai_family);
 	EXPECT_EQ(SID_A, sid_of(res));
+	/* rdma-core 60+'s fields, as rdma_getaddrinfo() gives them */
+	EXPECT_EQ(RAI_SA, res->ai_flags);
+	EXPECT_EQ(0, res->ai_qp_type);
+	EXPECT_EQ(RDMA_PS_IB, res->ai_port_space);
 	rdma_freeaddrinfo(res);
 }
 
@@ -262,7 +337,9 @@ TEST_F(sa, resolve_addrinfo_rai_sa_unknown_service_is_addrinfo_error)
 					   &hints));
 	ASSERT_EQ(0, rai_wait_cm_event(self->ch, &ev, 30000));
 	EXPECT_EQ(RDMA_CM_EVENT_ADDRINFO_ERROR, ev->event);
-	EXPECT_EQ(-ENXIO, ev->status);
+	/* rdma-core 60+'s (its kernel's cma_query_ib_service_handler()) */
+	EXPECT_EQ(-ENOENT, ev->status);
+	EXPECT_EQ(EAI_NONAME, rdma_addrinfo_status_eai(ev->status));
 	rdma_ack_cm_event(ev);
 }
 

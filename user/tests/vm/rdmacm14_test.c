@@ -195,6 +195,23 @@ static const struct semantics_row {
 	{ "resolve-missing", "0", "-1 errno -" },
 	{ "event-missing", "RDMA_CM_EVENT_ADDRINFO_ERROR -6", NULL },
 	{ "query-missing", "-1 ENOENT", "-1 ENOENT" },
+	{ "resolve-no-node", "0", "0" },
+	{ "event-no-node", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
+	/* its family: glibc's first, checked in semantics_as() */
+	{ "query-no-node", "0 family ", "0 family " },
+	{ "resolve-src", "0", "0" },
+	{ "event-src", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
+	{ "query-src", "0 family 2 qp 2 ps 262 src 127.0.0.1:7472 dst ",
+	  "0 family 2 qp 2 ps 262 src 127.0.0.1:7472 dst " },
+	{ "resolve-dst-hints", "0", "0" },
+	{ "event-dst-hints", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
+	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
+	{ "query-dst-hints", "0 family 0 qp 0 ps 0 src - dst 127.0.0.2:7471 results 1",
+	  "0 family 0 qp 0 ps 0 src - dst 127.0.0.2:7471 results 1" },
+	{ "resolve-bad-service", "-1 ENOENT", "-1 errno -8" },
+	{ "event-bad-service", NULL, NULL },
 	{ "resolve-unqueried", "0", "0" },
 	{ "event-unqueried", "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0",
 	  "RDMA_CM_EVENT_ADDRINFO_RESOLVED 0" },
@@ -219,6 +236,19 @@ static const char *step_line(const char *step, char *buf, size_t size)
 		}
 	}
 	return NULL;
+}
+
+/* The family of glibc's first answer for an active lookup without a node. */
+static int glibc_first_family(void)
+{
+	struct addrinfo h = { .ai_socktype = SOCK_STREAM }, *res;
+	int family;
+
+	if (getaddrinfo(NULL, "4791", &h, &res))
+		return -1;
+	family = res->ai_family;
+	freeaddrinfo(res);
+	return family;
 }
 
 /* The client's --semantics run, each step as the @ours or the 60+ column. */
@@ -247,6 +277,12 @@ static void semantics_as(struct __test_metadata *_metadata, int preload,
 				TH_LOG("%s: \"%s\", not \"%s\"", row->step, got, want);
 		}
 	}
+	/* Without a node, the first result is of glibc's first family. */
+	got = step_line("query-no-node", buf, sizeof(buf));
+	snprintf(missing, sizeof(missing), "0 family %d ", glibc_first_family());
+	EXPECT_TRUE(got && !strncmp(got, missing, strlen(missing)))
+		TH_LOG("query-no-node: \"%s\", not \"%s\"", got ? got : "",
+		       missing);
 	show_output(_metadata);
 }
 

@@ -325,6 +325,93 @@ TEST_F(channel, hints_without_an_address_are_the_result)
 	rdma_freeaddrinfo(res);
 }
 
+/* The two lists alike, result by result, addresses byte for byte. */
+static void expect_same_list(struct __test_metadata *_metadata,
+			     const struct rdma_addrinfo *g,
+			     const struct rdma_addrinfo *q)
+{
+	int i;
+
+	for (i = 0; g && q; g = g->ai_next, q = q->ai_next, i++) {
+		EXPECT_EQ(g->ai_flags, q->ai_flags) TH_LOG("result %d", i);
+		EXPECT_EQ(g->ai_family, q->ai_family) TH_LOG("result %d", i);
+		EXPECT_EQ(g->ai_qp_type, q->ai_qp_type) TH_LOG("result %d", i);
+		EXPECT_EQ(g->ai_port_space, q->ai_port_space)
+			TH_LOG("result %d", i);
+		EXPECT_EQ(g->ai_src_len, q->ai_src_len) TH_LOG("result %d", i);
+		EXPECT_EQ(g->ai_dst_len, q->ai_dst_len) TH_LOG("result %d", i);
+		if (g->ai_src_len == q->ai_src_len && g->ai_src_len)
+			EXPECT_EQ(0, memcmp(g->ai_src_addr, q->ai_src_addr,
+					    g->ai_src_len))
+				TH_LOG("result %d: source", i);
+		if (g->ai_dst_len == q->ai_dst_len && g->ai_dst_len)
+			EXPECT_EQ(0, memcmp(g->ai_dst_addr, q->ai_dst_addr,
+					    g->ai_dst_len))
+				TH_LOG("result %d: destination", i);
+	}
+	EXPECT_EQ(NULL, g) TH_LOG("rdma_getaddrinfo() has more than %d", i);
+	EXPECT_EQ(NULL, q) TH_LOG("rdma_query_addrinfo() has more than %d", i);
+}
+
+/* rdma_getaddrinfo() and the id's resolution on the same arguments. */
+static void query_as_getaddrinfo(struct __test_metadata *_metadata,
+				 struct rdma_event_channel *ch,
+				 struct rdma_cm_id *id, const char *node,
+				 const char *service,
+				 const struct rdma_addrinfo *hints)
+{
+	struct rdma_addrinfo *g = NULL, *q = NULL;
+
+	TH_LOG("%s %s", node ? node : "(no node)",
+	       service ? service : "(no service)");
+	ASSERT_EQ(0, rdma_getaddrinfo(node, service, hints, &g));
+	ASSERT_EQ(0, rdma_resolve_addrinfo(id, node, service, hints))
+		TH_LOG("resolve: %s", strerror(errno));
+	ASSERT_EQ(0, addrinfo_event(_metadata, ch, id, 10000));
+	ASSERT_EQ(0, rdma_query_addrinfo(id, &q));
+	expect_same_list(_metadata, g, q);
+	rdma_freeaddrinfo(g);
+	rdma_freeaddrinfo(q);
+}
+
+/*
+ * rdma_query_addrinfo()'s list is rdma_getaddrinfo()'s, as rdma-core 60+
+ * makes it with rdma_getaddrinfo(): glibc's order of families without a
+ * node, the hints' source echoed, hints with addresses but no node and no
+ * service copied, not resolved.
+ */
+TEST_F(channel, query_addrinfo_list_is_rdma_getaddrinfo_s)
+{
+	struct sockaddr_in src = { .sin_family = AF_INET,
+				   .sin_port = htons(7472) };
+	struct sockaddr_in dst = { .sin_family = AF_INET,
+				   .sin_port = htons(7471) };
+	struct rdma_addrinfo passive = { .ai_flags = RAI_PASSIVE };
+	struct rdma_addrinfo with_src = { .ai_src_addr = (void *)&src,
+					  .ai_src_len = sizeof(src) };
+	struct rdma_addrinfo with_dst = { .ai_dst_addr = (void *)&dst,
+					  .ai_dst_len = sizeof(dst),
+					  .ai_qp_type = IBV_QPT_RC };
+	struct rdma_addrinfo both = with_dst;
+
+	inet_pton(AF_INET, RAI_IP4_A, &src.sin_addr);
+	inet_pton(AF_INET, RAI_IP4_B, &dst.sin_addr);
+	both.ai_src_addr = (void *)&src;
+	both.ai_src_len = sizeof(src);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, NULL, "7471", NULL);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, NULL, "7471",
+			     &passive);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, RAI_IP4_B, "7471",
+			     &with_src);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, RAI_ZONE_PEER,
+			     "7471", &with_src);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, NULL, NULL,
+			     &with_dst);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, NULL, NULL, &both);
+	query_as_getaddrinfo(_metadata, self->ch, self->id, NULL, NULL,
+			     &with_src);
+}
+
 typedef int (*rai_resolve_fn)(struct rdma_cm_id *id, const char *node,
 			      const char *service,
 			      const struct rdma_addrinfo *hints);

@@ -2,7 +2,8 @@
 /*
  * rdma-addrinfo-resolved(8) in the VM, the program itself (the module's
  * side of RESOLVER_* has its own tests, selftests/ioctl/resolver_*_test.c):
- * started as systemd starts it (NOTIFY_SOCKET, READY=1 once registered),
+ * started as systemd starts it (NOTIFY_SOCKET, READY=1 once registered,
+ * STATUS= with the names answered; -v lines with <N> priority prefixes),
  * it answers a test-zone name, an /etc/hosts name and a missing name
  * through the tool, with no upcall and the module's resolver_* counters
  * saying it answered; a second one is refused (EBUSY) and exits 1;
@@ -231,11 +232,17 @@ FIXTURE_TEARDOWN(resolved)
 		rai_param_set("resolver_deadline_ms", self->deadline);
 }
 
+/* READY=1 with the first STATUS= line: nothing answered yet. */
 TEST_F_TIMEOUT(resolved, says_ready_once_registered, RESOLVED_TEST_S)
 {
+	static const char want[] = "READY=1\nSTATUS=registered, ";
+
 	RAI_RETURN_IF_SKIPPED();
 
-	EXPECT_STREQ("READY=1", self->ready);
+	EXPECT_EQ(0, strncmp(self->ready, want, sizeof(want) - 1))
+		TH_LOG("%s", self->ready);
+	EXPECT_NE(NULL, strstr(self->ready, " threads: 0 names answered"))
+		TH_LOG("%s", self->ready);
 	EXPECT_EQ(0, kill(self->pid, 0));
 }
 
@@ -274,6 +281,36 @@ TEST_F_TIMEOUT(resolved, answers_a_zone_name_without_an_upcall, RESOLVED_TEST_S)
 }
 
 /* Its answers carry the canonical name (the module takes them). */
+/*
+ * Once it answered a name, its STATUS= line says so (within the
+ * resolver's 2 s between updates; waited for, not slept).
+ */
+TEST_F_TIMEOUT(resolved, status_says_the_names_answered, RESOLVED_TEST_S)
+{
+	char out[4096], msg[256] = "";
+	struct pollfd pfd = { .fd = self->notify_fd, .events = POLLIN };
+	int waited;
+	ssize_t n;
+
+	RAI_RETURN_IF_SKIPPED();
+
+	resolved_expect_answered(_metadata, "--family inet " RAI_ZONE_MULTI, 0,
+				 "192.0.2.11", out, sizeof(out));
+	for (waited = 0; waited < RESOLVED_READY_MS; waited += 100) {
+		if (poll(&pfd, 1, 100) != 1)
+			continue;
+		n = recv(self->notify_fd, msg, sizeof(msg) - 1, 0);
+		ASSERT_LT(0, n);
+		msg[n] = '\0';
+		if (strstr(msg, ": 1 names answered"))
+			break;
+	}
+	EXPECT_EQ(0, strncmp(msg, "STATUS=registered, ",
+			     strlen("STATUS=registered, "))) TH_LOG("%s", msg);
+	EXPECT_NE(NULL, strstr(msg, ": 1 names answered"))
+		TH_LOG("in %d ms, last: %s", waited, msg);
+}
+
 TEST_F_TIMEOUT(resolved, answers_a_cname_with_its_canonical_name,
 	       RESOLVED_TEST_S)
 {
@@ -343,6 +380,9 @@ TEST_F_TIMEOUT(resolved, a_second_resolver_is_refused_busy, RESOLVED_TEST_S)
 		TH_LOG("the second resolver still ran: %s", err);
 	EXPECT_EQ(1, WEXITSTATUS(status)) TH_LOG("%s", err);
 	EXPECT_NE(NULL, strstr(err, strerror(EBUSY))) TH_LOG("said: %s", err);
+	/* stderr a pipe: each line with its priority, LOG_ERR's <3>. */
+	EXPECT_TRUE(!strncmp(err, "<3>register: ", strlen("<3>register: ")) ||
+		    strstr(err, "\n<3>register: ")) TH_LOG("said: %s", err);
 	/* The first one still serves. */
 	EXPECT_EQ(0, kill(self->pid, 0));
 }
