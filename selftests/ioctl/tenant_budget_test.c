@@ -344,6 +344,7 @@ FIXTURE(tenant) {
 	struct tb_container c[SIBLINGS];
 	int fd;
 	bool upcalls;
+	long long live;	/* requests the module held before the case */
 	/* Parameters set by a case, restored by the teardown. */
 	const char *saved_name[TB_SAVED];
 	char saved[TB_SAVED][32];
@@ -374,7 +375,17 @@ FIXTURE_TEARDOWN(tenant)
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->upcalls) {
+		long long end = rai_now_ms() + RAI_UPCALL_START_MS;
+
 		rai_upcall_release_names();
+		/*
+		 * The tenants' requests, destroyed, are freed (and uncharged
+		 * from their shares) only when their upcalls end: the next
+		 * case starts with none of them.
+		 */
+		while (rai_debugfs_counter("stats", "requests_live") >
+		       self->live && rai_now_ms() < end)
+			usleep(20000);	/* the pace of a look with a deadline */
 		rai_upcall_counter_remove();
 	}
 	for (i = TB_SAVED - 1; i >= 0; i--)
@@ -406,6 +417,7 @@ static int tb_upcalls_install(FIXTURE_DATA(tenant) *self)
 {
 	int ret = rai_upcall_counter_install();
 
+	self->live = rai_debugfs_counter("stats", "requests_live");
 	self->upcalls = !ret;
 	return ret;
 }
