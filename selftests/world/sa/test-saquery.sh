@@ -54,8 +54,8 @@ ktap_begin 6
 
 out=$(sq SR)
 n=$(grep -c '^ServiceRecord dump' <<< "$out")
-[ "$n" = 14 ]
-result $? "saquery SR: 14 records (13 RMPP segments), got $n"
+[ "$n" = 15 ]
+result $? "saquery SR: 15 records (14 RMPP segments), got $n"
 grep -q 'ServiceID\.*0x1000000000000002' <<< "$out" &&
 	grep -q 'ServiceName\.*svc-b' <<< "$out" &&
 	grep -q 'ServiceData8.1\.*0x1$' <<< "$out" &&
