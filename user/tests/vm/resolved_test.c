@@ -161,6 +161,7 @@ FIXTURE(resolved) {
 	pid_t pid;
 	char ready[256];
 	char deadline[32];	/* resolver_deadline_ms before, or "" */
+	char timeout[32];	/* dns_timeout_ms before, or "" */
 	bool memcheck;		/* the resolver runs under valgrind */
 };
 
@@ -174,6 +175,7 @@ FIXTURE_SETUP(resolved)
 	self->pid = -1;
 	self->notify_fd = -1;
 	self->deadline[0] = '\0';
+	self->timeout[0] = '\0';
 	if (resolved_world_runs_one())
 		SKIP(return, "the world's resolver runs (RAI_RESOLVED=1): this test starts its own");
 	/*
@@ -184,6 +186,9 @@ FIXTURE_SETUP(resolved)
 	if (!rai_param_get("resolver_deadline_ms", self->deadline,
 			   sizeof(self->deadline)))
 		ASSERT_EQ(0, rai_param_set("resolver_deadline_ms", RESOLVED_DEADLINE_MS));
+	/* Nor may the request's own time-out (20 s) end it first. */
+	if (!rai_param_get("dns_timeout_ms", self->timeout, sizeof(self->timeout)))
+		ASSERT_EQ(0, rai_param_set("dns_timeout_ms", RESOLVED_DEADLINE_MS));
 	self->notify_fd = resolved_notify_socket(name, sizeof(name));
 	ASSERT_LE(0, self->notify_fd) TH_LOG("notify socket: %s", strerror(errno));
 	/*
@@ -230,6 +235,8 @@ FIXTURE_TEARDOWN(resolved)
 		close(self->notify_fd);
 	if (self->deadline[0])
 		rai_param_set("resolver_deadline_ms", self->deadline);
+	if (self->timeout[0])
+		rai_param_set("dns_timeout_ms", self->timeout);
 }
 
 /* READY=1 with the first STATUS= line: nothing answered yet. */
