@@ -185,29 +185,6 @@ FIXTURE_TEARDOWN(tenant)
 
 /* ---- finding 1: names whose requests went leave the queue ------------- */
 
-struct rtt_param {
-	const char *name;
-	char saved[32];
-};
-
-static int rtt_param_push(struct rtt_param *p, const char *name,
-			  const char *value)
-{
-	p->name = name;
-	if (rai_param_get(name, p->saved, sizeof(p->saved))) {
-		p->saved[0] = '\0';
-		return -1;
-	}
-	return rai_param_set(name, value);
-}
-
-static void rtt_param_pop(struct rtt_param *p)
-{
-	if (p->saved[0])
-		rai_param_set(p->name, p->saved);
-}
-
-
 /*
  * What a tenant does: registers a resolver that never takes, queues
  * @names names on a second file, and destroys the requests of all but
@@ -273,13 +250,13 @@ TEST_F_TIMEOUT(tenant, destroyed_requests_leave_no_name_queued_in_any_tenant, 12
 	struct rtt_child c[RTT_TENANTS];
 	long long q0 = rai_stat("resolver_outstanding");
 	long long n0 = rai_stat("resolvers"), q1, n1;
-	struct rtt_param pw = {}, pt = {};
+	struct rai_param_saved pw = {}, pt = {};
 	int i, started = 0;
 
 	/* No resolver_wait_ms before issue 32: names waited without end. */
-	rtt_param_push(&pw, "resolver_wait_ms", "600000");
-	if (rtt_param_push(&pt, "dns_timeout_ms", "0")) {
-		rtt_param_pop(&pw);
+	rai_param_push(&pw, "resolver_wait_ms", "600000");
+	if (rai_param_push(&pt, "dns_timeout_ms", "0")) {
+		rai_param_pop(&pw);
 		ASSERT_TRUE(0) TH_LOG("dns_timeout_ms not set");
 	}
 	for (i = 0; i < RTT_TENANTS; i++, started++)
@@ -291,8 +268,8 @@ TEST_F_TIMEOUT(tenant, destroyed_requests_leave_no_name_queued_in_any_tenant, 12
 	n1 = rai_stat("resolvers");
 	for (i = 0; i < started; i++)
 		EXPECT_EQ(0, rtt_finish(&c[i]));
-	rtt_param_pop(&pw);
-	rtt_param_pop(&pt);
+	rai_param_pop(&pw);
+	rai_param_pop(&pt);
 	ASSERT_EQ(RTT_TENANTS, started);
 	TH_LOG("%d tenants, %d names each, %d destroyed: %lld names queued",
 	       RTT_TENANTS, RTT_NAMES, RTT_NAMES - 1, q1 - q0);
@@ -463,15 +440,15 @@ static int rtt_bounded_neighbour(struct rtt_child *c, void *arg)
 
 TEST_F_TIMEOUT(tenant, resolvers_and_queued_names_bounded_per_user, 120)
 {
-	struct rtt_param pr = {}, pn = {};
+	struct rai_param_saved pr = {}, pn = {};
 	long long q0 = rai_stat("resolver_outstanding"), q1, q2;
 	struct rtt_child c, n;
 
-	if (rtt_param_push(&pr, "resolver_max_per_user", "2") ||
-	    rtt_param_push(&pn, "resolver_max_names_per_user", "100") ||
+	if (rai_param_push(&pr, "resolver_max_per_user", "2") ||
+	    rai_param_push(&pn, "resolver_max_names_per_user", "100") ||
 	    rtt_start(&c, RTT_NOBODY_NS, rtt_bounded_tenant, NULL, NULL)) {
-		rtt_param_pop(&pr);
-		rtt_param_pop(&pn);
+		rai_param_pop(&pr);
+		rai_param_pop(&pn);
 		ASSERT_TRUE(0) TH_LOG("parameters or tenant not set up");
 	}
 	EXPECT_EQ(0, rtt_wait_step(&c));
@@ -482,8 +459,8 @@ TEST_F_TIMEOUT(tenant, resolvers_and_queued_names_bounded_per_user, 120)
 	q2 = rai_stat("resolver_outstanding");
 	EXPECT_EQ(0, rtt_finish(&n));
 	EXPECT_EQ(0, rtt_finish(&c));
-	rtt_param_pop(&pr);
-	rtt_param_pop(&pn);
+	rai_param_pop(&pr);
+	rai_param_pop(&pn);
 	TH_LOG("nobody: 120 names asked in 2 namespaces, %lld queued; a root container beside: 60 asked, %lld queued",
 	       q1 - q0, q2 - q1);
 	EXPECT_EQ(q0 + 100, q1);
@@ -510,18 +487,18 @@ TEST_F_TIMEOUT(tenant, root_containers_fill_their_resolver_shares_not_host_roots
 	};
 	long long q0 = rai_stat("resolver_outstanding"), q1, q2;
 	struct rtt_child c[RTT_SHARE_TENANTS];
-	struct rtt_param pr = {}, pn = {}, pw = {}, pt = {};
+	struct rai_param_saved pr = {}, pn = {}, pw = {}, pt = {};
 	int i, started = 0, full = 0, host;
 
 	/* Queued names must outlive a slow (debug) kernel's start of all. */
-	rtt_param_push(&pw, "resolver_wait_ms", "600000");
-	rtt_param_push(&pt, "dns_timeout_ms", "0");
-	if (rtt_param_push(&pr, "resolver_max_per_user", "2") ||
-	    rtt_param_push(&pn, "resolver_max_names_per_user", "100")) {
-		rtt_param_pop(&pr);
-		rtt_param_pop(&pn);
-		rtt_param_pop(&pw);
-		rtt_param_pop(&pt);
+	rai_param_push(&pw, "resolver_wait_ms", "600000");
+	rai_param_push(&pt, "dns_timeout_ms", "0");
+	if (rai_param_push(&pr, "resolver_max_per_user", "2") ||
+	    rai_param_push(&pn, "resolver_max_names_per_user", "100")) {
+		rai_param_pop(&pr);
+		rai_param_pop(&pn);
+		rai_param_pop(&pw);
+		rai_param_pop(&pt);
 		ASSERT_TRUE(0) TH_LOG("parameters not set");
 	}
 	/* The containers and the nobody namespace at once, then host root. */
@@ -547,10 +524,10 @@ TEST_F_TIMEOUT(tenant, root_containers_fill_their_resolver_shares_not_host_roots
 		full += !ret;
 	}
 	host = started == RTT_SHARE_TENANTS ? (int)(q2 - q1) : -1;
-	rtt_param_pop(&pr);
-	rtt_param_pop(&pn);
-	rtt_param_pop(&pw);
-	rtt_param_pop(&pt);
+	rai_param_pop(&pr);
+	rai_param_pop(&pn);
+	rai_param_pop(&pw);
+	rai_param_pop(&pt);
 	TH_LOG("%d tenants (6 root containers, nobody, host root last): %d got their 2 resolvers and EDQUOT on the third; %lld names queued before host root, host root queued %d",
 	       RTT_SHARE_TENANTS, full, q1 - q0, host);
 	ASSERT_EQ(RTT_SHARE_TENANTS, started);
@@ -701,13 +678,13 @@ TEST_F_TIMEOUT(tenant, untaken_names_fall_back_after_resolver_wait_ms, 150)
 	long long d0 = rai_stat("resolver_deadlines");
 	struct rdma_addrinfo_event ev;
 	struct rdma_addrinfo_result *res = NULL;
-	struct rtt_param pw = {};
+	struct rai_param_saved pw = {};
 	char line[256], name[128];
 	int rfd, fd;
 	__u32 h, n = 0;
 	struct rtt_child c;
 
-	ASSERT_EQ(0, rtt_param_push(&pw, "resolver_wait_ms", "500"));
+	ASSERT_EQ(0, rai_param_push(&pw, "resolver_wait_ms", "500"));
 	rfd = rai_dev_open(O_NONBLOCK);
 	fd = rai_dev_open(O_NONBLOCK);
 	ASSERT_LE(0, rfd);
@@ -732,7 +709,7 @@ TEST_F_TIMEOUT(tenant, untaken_names_fall_back_after_resolver_wait_ms, 150)
 	rai_hosts_remove(line);
 	close(fd);
 	close(rfd);
-	rtt_param_pop(&pw);
+	rai_param_pop(&pw);
 }
 
 TEST_HARNESS_MAIN

@@ -441,6 +441,23 @@ int rai_param_set(const char *name, const char *value)
 	return ret;
 }
 
+int rai_param_push(struct rai_param_saved *p, const char *name,
+		   const char *value)
+{
+	p->name = name;
+	if (rai_param_get(name, p->saved, sizeof(p->saved))) {
+		p->saved[0] = '\0';
+		return -1;
+	}
+	return rai_param_set(name, value);
+}
+
+void rai_param_pop(struct rai_param_saved *p)
+{
+	if (p->saved[0])
+		rai_param_set(p->name, p->saved);
+}
+
 int rai_sh(const char *fmt, ...)
 {
 	char cmd[1024];

@@ -97,6 +97,17 @@ long long rai_stat(const char *name);
 int rai_param_get(const char *name, char *buf, size_t size);
 /* Write a module parameter as `echo` would: 0 or -errno of the write. */
 int rai_param_set(const char *name, const char *value);
+/* A parameter set for a while: its value before, restored by pop. */
+struct rai_param_saved {
+	const char *name;
+	char saved[32];		/* "" when the module has no such parameter */
+};
+/* Save @name's value and set @value: 0, or -1 without the parameter, or
+ * -errno of the write. */
+int rai_param_push(struct rai_param_saved *p, const char *name,
+		   const char *value);
+/* Put back the value push saved (nothing if it saved none). */
+void rai_param_pop(struct rai_param_saved *p);
 
 /* system(3) of a formatted command: its exit status, or -1. */
 int rai_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

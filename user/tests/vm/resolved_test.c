@@ -160,8 +160,8 @@ FIXTURE(resolved) {
 	int notify_fd;
 	pid_t pid;
 	char ready[256];
-	char deadline[32];	/* resolver_deadline_ms before, or "" */
-	char timeout[32];	/* dns_timeout_ms before, or "" */
+	struct rai_param_saved deadline;	/* resolver_deadline_ms */
+	struct rai_param_saved timeout;		/* dns_timeout_ms */
 	bool memcheck;		/* the resolver runs under valgrind */
 };
 
@@ -174,8 +174,8 @@ FIXTURE_SETUP(resolved)
 
 	self->pid = -1;
 	self->notify_fd = -1;
-	self->deadline[0] = '\0';
-	self->timeout[0] = '\0';
+	self->deadline.saved[0] = '\0';
+	self->timeout.saved[0] = '\0';
 	if (resolved_world_runs_one())
 		SKIP(return, "the world's resolver runs (RAI_RESOLVED=1): this test starts its own");
 	/*
@@ -183,12 +183,11 @@ FIXTURE_SETUP(resolved)
 	 * module's deadline for a name: then the upcall answers it, which
 	 * these tests tell from the resolver's answer.
 	 */
-	if (!rai_param_get("resolver_deadline_ms", self->deadline,
-			   sizeof(self->deadline)))
-		ASSERT_EQ(0, rai_param_set("resolver_deadline_ms", RESOLVED_DEADLINE_MS));
+	ASSERT_TRUE(!rai_param_push(&self->deadline, "resolver_deadline_ms",
+				    RESOLVED_DEADLINE_MS) || !self->deadline.saved[0]);
 	/* Nor may the request's own time-out (20 s) end it first. */
-	if (!rai_param_get("dns_timeout_ms", self->timeout, sizeof(self->timeout)))
-		ASSERT_EQ(0, rai_param_set("dns_timeout_ms", RESOLVED_DEADLINE_MS));
+	ASSERT_TRUE(!rai_param_push(&self->timeout, "dns_timeout_ms",
+				    RESOLVED_DEADLINE_MS) || !self->timeout.saved[0]);
 	self->notify_fd = resolved_notify_socket(name, sizeof(name));
 	ASSERT_LE(0, self->notify_fd) TH_LOG("notify socket: %s", strerror(errno));
 	/*
@@ -233,10 +232,8 @@ FIXTURE_TEARDOWN(resolved)
 	}
 	if (self->notify_fd >= 0)
 		close(self->notify_fd);
-	if (self->deadline[0])
-		rai_param_set("resolver_deadline_ms", self->deadline);
-	if (self->timeout[0])
-		rai_param_set("dns_timeout_ms", self->timeout);
+	rai_param_pop(&self->deadline);
+	rai_param_pop(&self->timeout);
 }
 
 /* READY=1 with the first STATUS= line: nothing answered yet. */
