@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,57 +246,27 @@ static void dct_close_inherited(const struct dct_flood *fl)
 		close(fl->inherited[i]);
 }
 
+/* The container's own work: dct_flood_run() on @arg, a struct dct_flood. */
+static int dct_container_run(void *arg)
+{
+	const struct dct_flood *fl = arg;
+
+	/* Set after setresuid() in the namespace, which clears it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	dct_close_inherited(fl);
+	return dct_flood_run(fl);
+}
+
 /*
- * A container running dct_flood_run(): forked as @owner (0: root), it
- * makes its own user and network namespace; the parent maps uid 0 of it
- * to @owner, or (root) DCT_ROOT_UIDS uids from DCT_ROOT_KUID, and lets it
- * go.  Its pid, or -1.
+ * A container running dct_flood_run(): forked as @owner (0: root), its uid
+ * 0 mapped to @owner, or (root) DCT_ROOT_UIDS uids from DCT_ROOT_KUID.
+ * Its pid, or -1.
  */
 static pid_t dct_container_start(uid_t owner, const struct dct_flood *fl)
 {
-	int up[2], go[2], ret;
-	char c = 0, path[64];
-	pid_t pid;
-
-	if (pipe(up) || pipe(go))
-		return -1;
-	pid = owner ? rai_fork_as(owner) : fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
-			perror("# unshare");
-			_exit(101);
-		}
-		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(102);
-		if (c != 'g' || setresuid(0, 0, 0)) {
-			perror("# setresuid in the namespace");
-			_exit(103);
-		}
-		/* Set after setresuid(), which clears it. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dct_close_inherited(fl);
-		_exit(dct_flood_run(fl));
-	}
-	ret = read(up[0], &c, 1) == 1 ? 0 : -1;
-	if (!ret) {
-		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-		c = (owner ? rai_sh("echo '0 %d 1' > %s", owner, path) :
-			     rai_sh("echo '0 %d %d' > %s", DCT_ROOT_KUID,
-				    DCT_ROOT_UIDS, path)) ? 'x' : 'g';
-		ret = write(go[1], &c, 1) == 1 && c == 'g' ? 0 : -1;
-	}
-	close(up[0]);
-	close(up[1]);
-	close(go[0]);
-	close(go[1]);
-	if (ret) {
-		kill(pid, SIGKILL);
-		rai_wait_child(pid);
-		return -1;
-	}
-	return pid;
+	return rai_container_start(owner, owner ? owner : DCT_ROOT_KUID,
+				   owner ? 1 : DCT_ROOT_UIDS,
+				   dct_container_run, (void *)fl);
 }
 
 /* ---- the fixture: the host's resolver and its cached name ------------- */

@@ -33,7 +33,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -279,46 +278,11 @@ static inline pid_t rvt_ask_as(uid_t uid, char (*names)[128], int n, int up,
  */
 static inline int rvt_in_container(int (*fn)(void *), void *arg, int uids)
 {
-	int up[2], go[2], ret;
-	char c = 0, path[64];
-	pid_t pid;
+	pid_t pid = rai_container_start(NS_OWNER,
+					uids == 1 ? NS_OWNER : NS_FIRST_KUID,
+					uids, fn, arg);
 
-	if (pipe(up) || pipe(go))
-		return -1;
-	pid = rai_fork_as(NS_OWNER);
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
-			perror("# unshare");
-			_exit(101);
-		}
-		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(102);
-		if (c != 'g' || setresuid(0, 0, 0)) {
-			perror("# setresuid in the namespace");
-			_exit(103);
-		}
-		_exit(fn(arg));
-	}
-	ret = -1;
-	if (read(up[0], &c, 1) == 1) {
-		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-		c = rai_sh("echo '0 %d %d' > %s",
-			   uids == 1 ? NS_OWNER : NS_FIRST_KUID, uids,
-			   path) ? 'x' : 'g';
-		if (write(go[1], &c, 1) == 1)
-			ret = rai_wait_child(pid);
-	}
-	if (ret < 0) {
-		kill(pid, SIGKILL);
-		rai_wait_child(pid);
-	}
-	close(up[0]);
-	close(up[1]);
-	close(go[0]);
-	close(go[1]);
-	return ret;
+	return pid < 0 ? -1 : rai_wait_child(pid);
 }
 
 /* ---- the fixture: the test is the registered resolver ---------------- */

@@ -10,6 +10,7 @@
 #include <grp.h>
 #include <netdb.h>
 #include <resolv.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -681,6 +682,57 @@ int rai_wait_child(pid_t pid)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+}
+
+pid_t rai_container_start(uid_t owner, uid_t first, int count,
+			  int (*fn)(void *), void *arg)
+{
+	int up[2], go[2], ret;
+	char c = 0, path[64];
+	pid_t pid;
+
+	if (pipe(up))
+		return -1;
+	if (pipe(go)) {
+		close(up[0]);
+		close(up[1]);
+		return -1;
+	}
+	pid = owner ? rai_fork_as(owner) : fork();
+	if (pid < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (!pid) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+			perror("# unshare");
+			_exit(101);
+		}
+		if (write(up[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(102);
+		if (c != 'g' || setresuid(0, 0, 0)) {
+			perror("# setresuid in the namespace");
+			_exit(103);
+		}
+		_exit(fn(arg));
+	}
+	ret = read(up[0], &c, 1) == 1 ? 0 : -1;
+	if (!ret) {
+		snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+		c = rai_sh("echo '0 %u %d' > %s", first, count, path) ?
+			'x' : 'g';
+		ret = write(go[1], &c, 1) == 1 && c == 'g' ? 0 : -1;
+	}
+	if (ret) {
+		kill(pid, SIGKILL);
+		rai_wait_child(pid);
+	}
+out:
+	close(up[0]);
+	close(up[1]);
+	close(go[0]);
+	close(go[1]);
+	return ret ? -1 : pid;
 }
 
 long rai_key_user_keys(uid_t uid)

@@ -143,6 +143,16 @@ pid_t rai_fork_as(uid_t uid);
 int rai_wait_child(pid_t pid);
 /* Keys uid holds against its quota (/proc/key-users qnkeys), or -errno. */
 long rai_key_user_keys(uid_t uid);
+/*
+ * Start @fn in a container: a child forked as @owner (0: root, the caller
+ * stays root) makes its own user and network namespace; the parent maps
+ * @count uids of it from uid 0 to @first and lets it go; the child becomes
+ * the namespace's root and exits with @fn(@arg), or 100 + the step of the
+ * set-up that failed.  The child's pid (the caller waits for it), or -1
+ * with the child killed and reaped.
+ */
+pid_t rai_container_start(uid_t owner, uid_t first, int count,
+			  int (*fn)(void *), void *arg);
 
 /* ---- threads -------------------------------------------------------- */
 
